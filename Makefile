@@ -1,0 +1,31 @@
+# The two commands of the README: `make run` and `make test`. Both set up .venv first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup run demo test test-slow lint bench
+
+setup: $(STAMP)
+
+# torch first and pinned exactly: the local CPU wheel; any other spec pulls a CUDA build.
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: setup
+	$(VENV)/bin/paiju demo
+
+demo: run
+
+test: setup
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/pytest -n 2 -q
+
+test-slow: setup
+	$(VENV)/bin/pytest -n 2 -q -m slow
+
+lint: setup
+	$(VENV)/bin/ruff check src tests benchmarks

@@ -1,0 +1,1 @@
+"""The ``paiju`` command line (Typer + Rich): one sub-app per game and per tool."""

@@ -1,0 +1,236 @@
+"""The game-agnostic ``Game`` / ``State`` / ``Agent`` protocol (in the spirit of OpenSpiel).
+
+Every game in paiju (Dou Dizhu, Taiwan mahjong, yuxi, the small test games) implements
+this API, and every algorithm (MCTS, Expectimax, the arena, self-play) speaks only this API.
+
+Design points (see ``../shared/spec/STYLE.md`` guidelines 1-4, 10-12):
+
+* ``State.apply`` is a template method: it checks that the game is not over and that the
+  action is legal, raising :class:`IllegalMoveError` naming the move and the reason, then
+  calls the game's ``_apply``. Games implement only the narrow in-progress case.
+* Chance is explicit. At a chance node ``current_player()`` is :data:`CHANCE`, and the
+  chance event is an ordinary action: ``sample_chance(rng)`` draws one and ``apply`` plays
+  it. Games whose chance events are enumerable also return ``chance_outcomes()``.
+* Hidden information is first-class. Agents receive ``observation(player)`` (a frozen,
+  comparable value holding only what that player can see, including the public history),
+  never the state. ``Game.sample_state(observation, rng)`` builds a full state consistent
+  with an observation: it is the determinization primitive, and because it starts from the
+  observation alone it cannot leak hidden cards.
+* Actions are hashable values: ints in a fixed action space for mahjong, yuxi and the grid
+  games (with ``legal_action_mask``), typed ``Move`` values for Dou Dizhu.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from paiju.core.errors import IllegalMoveError
+from paiju.core.rng import SeedLike, as_generator
+
+Action = Hashable
+
+CHANCE = -1
+"""``current_player()`` at a chance node."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, checked up front by algorithms that need them."""
+
+    name: str
+    num_players: int
+    has_chance: bool
+    perfect_information: bool
+    utility_range: tuple[float, float]
+    max_game_length: int
+    rules_version: str
+    num_distinct_actions: int | None = None
+    """Size of the fixed action space, or None when actions are typed values (Dou Dizhu)."""
+    constant_sum: float | None = 0.0
+    """Sum of ``returns()`` at every terminal state, or None if it varies."""
+
+
+class State(ABC):
+    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    game: Game
+
+    # ---- what games implement -------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to act, :data:`CHANCE` at a chance node, :data:`TERMINAL` when over."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """Legal actions of the player to act (in-progress, non-chance states only)."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Play an action already known to be legal (or a chance outcome)."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """A fully independent copy: nothing applied to either affects the other."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat returns; all zeros until the game is over."""
+
+    @abstractmethod
+    def observation(self, player: int) -> Any:
+        """What ``player`` can see: a frozen, comparable value with no hidden information."""
+
+    @abstractmethod
+    def sample_chance(self, rng: np.random.Generator) -> Action:
+        """Draw the outcome of the chance event at this chance node."""
+
+    @abstractmethod
+    def action_to_string(self, action: Action) -> str:
+        """Human-readable notation of an action in this state."""
+
+    def _is_legal(self, action: Action) -> bool:
+        """Legality test; games override it with something cheaper than a list scan."""
+        return action in self._legal_actions()
+
+    def _check_chance_outcome(self, action: Action) -> None:  # noqa: B027 - optional hook
+        """Raise :class:`IllegalMoveError` if ``action`` is not a possible chance outcome."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
+        """Enumerated chance outcomes with probabilities, or None when too many to list."""
+        return None
+
+    # ---- the template: invariants enforced here for every game ------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the player to act; empty at terminal states."""
+        if self.is_terminal():
+            return []
+        if self.is_chance_node():
+            outcomes = self.chance_outcomes()
+            return [] if outcomes is None else [a for a, _ in outcomes]
+        return self._legal_actions()
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Boolean mask over the fixed action space (games with ``num_distinct_actions``)."""
+        n = self.game.info.num_distinct_actions
+        if n is None:
+            raise TypeError(f"{self.game.info.name} has typed actions, not a fixed action space")
+        mask = np.zeros(n, dtype=bool)
+        for a in self.legal_actions():
+            mask[a] = True  # type: ignore[index]
+        return mask
+
+    def apply(self, action: Action) -> None:
+        """Play ``action``; raises :class:`IllegalMoveError` naming the move and the reason."""
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalMoveError(
+                f"cannot play {self._describe(action)}: the {self.game.info.name} game is over"
+            )
+        if player == CHANCE:
+            self._check_chance_outcome(action)
+        elif not self._is_legal(action):
+            raise IllegalMoveError(self._illegal_reason(action))
+        self._apply(action)
+
+    def apply_chance(self, rng: SeedLike) -> Action:
+        """Sample and play the chance outcome at this node; returns it."""
+        if not self.is_chance_node():
+            raise IllegalMoveError("apply_chance called at a decision node, not a chance node")
+        action = self.sample_chance(as_generator(rng))
+        self._apply(action)
+        return action
+
+    def resample_from_infostate(self, player: int, rng: SeedLike) -> State:
+        """A state ``player`` cannot tell from this one, hidden cards drawn afresh."""
+        return self.game.sample_state(self.observation(player), as_generator(rng))
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def _describe(self, action: Action) -> str:
+        try:
+            return repr(self.action_to_string(action))
+        except Exception:  # the action may not even be well-formed for this game
+            return repr(action)
+
+    def _illegal_reason(self, action: Action) -> str:
+        """Message for an illegal action; games override to say *why* it is illegal."""
+        move = self._describe(action)
+        return f"illegal move {move} for player {self.current_player()}: not among the legal moves"
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game: its static info, how to start it, and how to determinize an observation."""
+
+    info: GameInfo
+
+    def new_initial_state(self) -> State:
+        """The state before any chance event (a chance node when the game has chance)."""
+        ...
+
+    def sample_state(self, observation: Any, rng: np.random.Generator) -> State:
+        """A full state consistent with ``observation`` (hidden parts drawn with ``rng``)."""
+        ...
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: chooses an action from its own observation and the legal actions.
+
+    Agents are seeded when built and never see the state object, only observations.
+    """
+
+    name: str
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action: ...
+
+
+def play_out_chance(state: State, rng: SeedLike) -> State:
+    """Resolve chance nodes with ``rng`` until a decision node or the end; returns ``state``."""
+    gen = as_generator(rng)
+    while state.is_chance_node():
+        state.apply_chance(gen)
+    return state
+
+
+def new_game(game: Game, seed: SeedLike) -> State:
+    """A new state of ``game`` with its opening chance events drawn from ``seed``."""
+    return play_out_chance(game.new_initial_state(), seed)
+
+
+def play_game(
+    game: Game, agents: Sequence[Agent], seed: SeedLike, *, max_moves: int | None = None
+) -> tuple[State, list[Action]]:
+    """Play one game: chance from ``seed``, each seat's decisions by ``agents[seat]``.
+
+    Returns the terminal state and every action (chance outcomes included) in order.
+    """
+    if len(agents) != game.info.num_players:
+        raise ValueError(f"{game.info.name} needs {game.info.num_players} agents, got {len(agents)}")
+    gen = as_generator(seed)
+    state = game.new_initial_state()
+    history: list[Action] = []
+    limit = max_moves if max_moves is not None else game.info.max_game_length * 4 + 100
+    while not state.is_terminal():
+        if state.is_chance_node():
+            history.append(state.apply_chance(gen))
+            continue
+        player = state.current_player()
+        action = agents[player].act(state.observation(player), state.legal_actions())
+        state.apply(action)
+        history.append(action)
+        if len(history) > limit:
+            raise RuntimeError(f"{game.info.name} game exceeded {limit} moves: a rules bug")
+    return state, history
