@@ -1,0 +1,82 @@
+"""Agent-spec parsing/validation, seeds and confidence intervals (hand-checked values)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from paiju.core.agents import AgentRegistry, UniformRandomAgent, parse_agent_spec
+from paiju.core.errors import ConfigError
+from paiju.core.rng import as_generator, derive_seed
+from paiju.core.stats import mean_ci, proportion_ci
+
+
+def _registry() -> AgentRegistry:
+    reg = AgentRegistry("testgame")
+    reg.register("random", lambda seed, **kw: UniformRandomAgent(seed), {})
+    defaults = {"budget": 200, "c": 1.4, "fast": True}
+    reg.register("search", lambda seed, **kw: UniformRandomAgent(seed), defaults)
+    return reg
+
+
+def test_parse_spec_splits_name_and_params() -> None:
+    assert parse_agent_spec("search:budget=50,c=2.0") == ("search", {"budget": "50", "c": "2.0"})
+    assert parse_agent_spec(" random ") == ("random", {})
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "empty"),
+        ("search:budget", "not key=value"),
+        ("search:budget=1,budget=2", "given twice"),
+        ("nosuch", "unknown testgame agent 'nosuch'"),
+        ("search:depth=3", "unknown parameter 'depth'"),
+        ("search:budget=lots", "not a valid int"),
+        ("search:fast=maybe", "not a valid bool"),
+    ],
+)
+def test_bad_specs_name_the_problem(text: str, fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        _registry().resolve(text)
+
+
+def test_resolve_types_parameters() -> None:
+    spec = _registry().resolve("search:budget=50,c=0.5,fast=no")
+    assert spec.params == {"budget": 50, "c": 0.5, "fast": False}
+    assert str(spec) == "search:budget=50,c=0.5,fast=False"
+
+
+def test_random_agent_is_seeded() -> None:
+    legal = list(range(10))
+    a, b = UniformRandomAgent(3), UniformRandomAgent(3)
+    assert [a.act(None, legal) for _ in range(20)] == [b.act(None, legal) for _ in range(20)]
+
+
+def test_seeds_are_stable_and_distinct() -> None:
+    assert derive_seed(1, 2) == derive_seed(1, 2)
+    assert len({derive_seed(1, i) for i in range(1000)}) == 1000
+    assert 0 <= derive_seed(2**70, 5) < 2**63
+    with pytest.raises(TypeError):
+        as_generator("7")  # type: ignore[arg-type]
+    g = np.random.default_rng(1)
+    assert as_generator(g) is g
+
+
+def test_wilson_interval_hand_checked() -> None:
+    # 8/10: Wilson 95% interval is (0.4902, 0.9433) (standard tables)
+    est = proportion_ci(8, 10)
+    assert est.value == 0.8
+    assert math.isclose(est.low, 0.4902, abs_tol=1e-4)
+    assert math.isclose(est.high, 0.9433, abs_tol=1e-4)
+    zero = proportion_ci(0, 20)
+    assert zero.low == 0.0 and 0.15 < zero.high < 0.17
+
+
+def test_mean_interval_hand_checked() -> None:
+    est = mean_ci([1.0, 2.0, 3.0, 4.0])
+    # sd = 1.2910, se = 0.6455, half = 1.96 * se = 1.2652
+    assert est.value == 2.5
+    assert math.isclose(est.half_width, 1.2652, abs_tol=1e-3)
