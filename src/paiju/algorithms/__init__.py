@@ -1,0 +1,1 @@
+"""Game-agnostic search and learning algorithms; they import ``paiju.core`` and never a game."""

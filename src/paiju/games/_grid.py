@@ -1,0 +1,85 @@
+"""Pieces shared by the small board games (tic-tac-toe, connect four, gomoku).
+
+The three are perfect-information games, so a player's observation is the whole position:
+the board as text and the full move history. ``sample_state`` replays that history, which
+makes the determinization primitive exact (an MCTS agent that only gets observations
+rebuilds the very state it is in) and lets a search match positions across moves for tree
+reuse.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+from paiju.core.agents import AgentRegistry, UniformRandomAgent
+from paiju.core.errors import CorruptRecordError, IllegalMoveError
+from paiju.core.protocol import Action, Game, State
+
+MARKS = "xo"
+"""Stone/mark letters by seat, as OpenSpiel prints them (seat 0 = ``x`` moves first)."""
+
+
+@dataclass(frozen=True)
+class BoardObservation:
+    """What a player of a board game sees: everything.
+
+    Attributes:
+        player: the observing seat.
+        to_play: the seat to move, or ``TERMINAL`` once the game is over.
+        board: the position as text, one line per row (the game's ``str(state)``).
+        history: every move played, in order; replaying it rebuilds the state exactly.
+    """
+
+    player: int
+    to_play: int
+    board: str
+    history: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return self.board
+
+
+def as_action(action: Action) -> int | None:
+    """``action`` as a plain ``int`` (numpy integers accepted), or None if it is no integer."""
+    if isinstance(action, bool):
+        return None
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def replay_observation(game: Game, observation: Any, expected_type: type[BoardObservation]) -> State:
+    """Rebuild the state an observation was taken in by replaying its history, checking the board.
+
+    Raises :class:`IllegalMoveError` if the history holds an illegal move and
+    :class:`CorruptRecordError` if the board or the player to move disagree with the history.
+    """
+    if not isinstance(observation, expected_type):
+        raise TypeError(
+            f"{game.info.name}: expected a {expected_type.__name__}, got {type(observation).__name__}"
+        )
+    state = game.new_initial_state()
+    for i, action in enumerate(observation.history):
+        try:
+            state.apply(action)
+        except IllegalMoveError as err:
+            raise IllegalMoveError(f"{game.info.name} observation history, move {i + 1}: {err}") from None
+    if str(state) != observation.board or state.current_player() != observation.to_play:
+        raise CorruptRecordError(
+            f"{game.info.name} observation is inconsistent: its history {list(observation.history)} gives\n"
+            f"{state}\nbut the observation shows\n{observation.board}"
+        )
+    return state
+
+
+def board_registry(game: Game, mcts_simulations: int) -> AgentRegistry:
+    """The agents every board game offers: ``random`` and ``mcts:simulations=...``."""
+    from paiju.algorithms.mcts import register_mcts_agent
+
+    registry = AgentRegistry(game.info.name)
+    registry.register("random", lambda seed=None: UniformRandomAgent(seed), {}, "uniform over legal moves")
+    register_mcts_agent(registry, game, simulations=mcts_simulations)
+    return registry
