@@ -1,8 +1,60 @@
-"""`paiju arena`: matches between agent line-ups (owned by the arena/records work)."""
+"""`paiju arena`: matches between agent line-ups (formats, WP/ADP with 95% intervals, records)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
 
-def arena() -> None:
-    """Play matches between agents with seat rotation; WP and ADP with 95% intervals."""
-    raise NotImplementedError("filled in by the arena work")
+import typer
+
+from paiju.cli.common import console, print_json, split_agents
+
+
+def arena(
+    game: Annotated[str, typer.Option("--game", "-g", help="Game name, e.g. doudizhu, mahjong, kuhn_poker.")],
+    agents: Annotated[
+        str, typer.Option("--agents", "-a", help="Comma-separated agent specs: 'rule,search:budget=200'.")
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Number of games (a whole number of deals).")
+    ] = 100,
+    seed: Annotated[int, typer.Option(help="Run seed: deal i and every agent's seed derive from it.")] = 0,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format", "-f",
+            help="duplicate | swap | rotation | 2v2 | fixed (default: the game's first supported format).",
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (results identical to 1).")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Record games to this directory as Parquet; rerun to resume."),
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """Play matches between agents with seat rotation; WP and ADP per role with 95% intervals.
+
+    Every deal is replayed under each line-up of the format (duplicate: A landlord vs B
+    farmers, then B landlord vs A farmers on the same cards), so --games must be a multiple of
+    the line-ups per deal. With --record, an interrupted run restarted with the same
+    arguments resumes where it stopped.
+    """
+    from paiju.core.arena import run_arena
+
+    report = run_arena(
+        game, split_agents(agents), games, seed, fmt=fmt, workers=workers, out_dir=record,
+        progress=progress and not json_out,
+    )
+    if json_out:
+        print_json(report.as_dict())
+        return
+    for table in report.tables():
+        console.print(table)
+    console.print(
+        "WP counts a game as won when the agent's points are > 0 (a draw counts half); ADP is mean "
+        "points per game; duplicate score = points per deal summed over its line-ups."
+    )
+    if record is not None:
+        console.print(f"records: {record} (run {report.run_id})")

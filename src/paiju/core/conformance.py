@@ -12,6 +12,10 @@ seeded random games and assert, at every step:
   summing to ``constant_sum`` when the game declares one;
 * a player's observation is unchanged when the hidden cards are resampled from it, and the
   resampled state is a valid state (same player to act, same legal actions for that player);
+  in a perfect-information game resampling changes nobody's observation, and in a
+  hidden-information game it must change some other player's observation at least once over
+  the run (otherwise ``sample_state`` is copying hidden cards the observation leaks);
+* ``sample_state`` is seeded: the same seed gives the same state with the global RNGs disturbed;
 * playing after the end, or an illegal action, raises :class:`IllegalMoveError`.
 """
 
@@ -97,14 +101,36 @@ def check_clone_independence(state: State, rng: np.random.Generator) -> None:
     )
 
 
-def check_resampling(state: State, rng: np.random.Generator) -> None:
-    name = state.game.info.name
-    for player in range(state.game.info.num_players):
+def check_resampling(state: State, rng: np.random.Generator) -> int:
+    """Check determinization from every player's view; returns how many resamples changed
+    another player's observation (the hidden information actually varied)."""
+    info = state.game.info
+    name = info.name
+    varied = 0
+    for player in range(info.num_players):
         obs = state.observation(player)
         resampled = state.resample_from_infostate(player, rng)
         assert resampled.observation(player) == obs, (
             f"{name}: player {player}'s observation changed when hidden cards were resampled"
         )
+        others_changed = any(
+            resampled.observation(q) != state.observation(q) for q in range(info.num_players) if q != player
+        )
+        if info.perfect_information:
+            assert not others_changed, (
+                f"{name}: perfect-information game, yet resampling from player {player}'s "
+                f"observation changed another player's observation"
+            )
+        varied += others_changed
+        # determinization is a random process too: same seed, same state, whatever the globals
+        sub_seed = int(rng.integers(2**32))
+        first = state.game.sample_state(obs, as_generator(sub_seed))
+        random.random()
+        np.random.random()
+        second = state.game.sample_state(obs, as_generator(sub_seed))
+        assert [first.observation(q) for q in range(info.num_players)] == [
+            second.observation(q) for q in range(info.num_players)
+        ], f"{name}: sample_state gave different states for the same seed (global RNG use?)"
         assert resampled.current_player() == state.current_player(), f"{name}: resample changed the turn"
         if state.current_player() == player:
             assert sorted(map(repr, resampled.legal_actions())) == sorted(map(repr, state.legal_actions())), (
@@ -119,6 +145,7 @@ def check_resampling(state: State, rng: np.random.Generator) -> None:
                 else:
                     acts = probe.legal_actions()
                     probe.apply(acts[int(rng.integers(len(acts)))])
+    return varied
 
 
 def check_returns(state: State) -> None:
@@ -154,9 +181,20 @@ def check_game_api(
     the suite then checks that ``apply`` refuses it with :class:`IllegalMoveError` and leaves
     the state unchanged.
     """
+    resamples = varied = 0
     for g in range(games):
-        _check_one_game(
+        n, v = _check_one_game(
             game, seed * 100_003 + g, clone_checks_per_game, resample_checks_per_game, illegal_action
+        )
+        resamples += n
+        varied += v
+    # Over a whole run a hidden-information game must show resampling actually redrawing
+    # hidden cards; a handful of resamples could all agree by chance, so only judge on >= 10.
+    if not game.info.perfect_information and resamples >= 10:
+        assert varied > 0, (
+            f"{game.info.name}: {resamples} resamples from players' observations never changed "
+            f"another player's observation: sample_state does not redraw hidden information "
+            f"(does the observation leak it?)"
         )
 
 
@@ -166,21 +204,23 @@ def _check_one_game(
     clone_checks: int,
     resample_checks: int,
     illegal_action: Callable[[State], Any] | None,
-) -> None:
+) -> tuple[int, int]:
     decisions = 0
+    resamples = varied = 0
     plan_rng = as_generator(game_seed + 7)
     # probabilities tuned so a handful of checks land in every game whatever its length
     p_clone = min(1.0, clone_checks / 30)
     p_resample = min(1.0, resample_checks / 30)
 
     def on_decision(state: State, rng: np.random.Generator) -> None:
-        nonlocal decisions
+        nonlocal decisions, resamples, varied
         decisions += 1
         check_legal_actions(state)
         if decisions == 1 or plan_rng.random() < p_clone:
             check_clone_independence(state, plan_rng)
         if decisions == 1 or plan_rng.random() < p_resample:
-            check_resampling(state, plan_rng)
+            varied += check_resampling(state, plan_rng)
+            resamples += state.game.info.num_players
         if illegal_action is not None:
             bad = illegal_action(state)
             if bad is not None:
@@ -202,3 +242,4 @@ def _check_one_game(
         f"{game.info.name}: the same seed gave a different game"
     )
     assert again.returns() == final.returns(), f"{game.info.name}: same seed, different returns"
+    return resamples, varied
