@@ -1,0 +1,169 @@
+"""Rule flags and the tai table of Taiwan 16-tile mahjong (no flowers).
+
+Every default below is the one proposed in ``shared/spec/RULES-mahjong.md`` §8 / T1-T3; the
+choices where the sources disagree are written down in ``docs/mahjong.md``. Both dataclasses
+are frozen so a config can be shared by every state of a game (and by clones) safely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Literal
+
+from paiju.core.errors import ConfigError
+
+MultiRon = Literal["all", "head_bump"]
+Mode = Literal["hand", "game"]
+
+EXTRA_PATTERNS = ("無字", "斷么九", "四槓", "明槓", "暗槓")
+"""Optional single-source patterns, off by default (RULES T1 'Optional extras')."""
+
+
+@dataclass(frozen=True)
+class TaiTable:
+    """Tai value of every pattern (RULES-mahjong.md T1, table ``atawmj_2009`` defaults)."""
+
+    dealer: int = 1
+    """莊家: +1 between the dealer and his counterparty."""
+    continuation_per_hand: int = 2
+    """連莊/拉莊: 2 per continuation (連N拉N = 2N)."""
+    concealed: int = 1
+    """門清 (win on a discard)."""
+    self_draw: int = 1
+    """自摸 (not 門清)."""
+    concealed_self_draw: int = 3
+    """門清自摸 (不求): replaces 門清 and 自摸."""
+    seat_wind: int = 1
+    round_wind: int = 1
+    dragon_pung: int = 1
+    single_wait: int = 1
+    """獨聽."""
+    robbing_kong: int = 1
+    kong_bloom: int = 1
+    """槓上開花."""
+    last_tile_draw: int = 1
+    """海底撈月."""
+    last_discard: int = 1
+    """河底撈魚."""
+    half_beg: int = 1
+    """半求."""
+    all_chows: int = 2
+    """平胡."""
+    all_beg: int = 2
+    """全求人."""
+    three_concealed_pungs: int = 2
+    four_concealed_pungs: int = 5
+    five_concealed_pungs: int = 8
+    all_pungs: int = 4
+    """碰碰胡."""
+    half_flush: int = 4
+    """混一色."""
+    small_three_dragons: int = 4
+    earth_ready: int = 4
+    """地聽 (only when ``MahjongConfig.earth_ready`` is on)."""
+    full_flush: int = 8
+    """清一色."""
+    big_three_dragons: int = 8
+    small_four_winds: int = 8
+    human_win: int = 8
+    """人胡."""
+    all_honours: int = 16
+    """字一色."""
+    big_four_winds: int = 16
+    earth_win: int = 16
+    """地胡."""
+    heaven_win: int = 24
+    """天胡."""
+    no_honours: int = 1
+    """無字 (extra, off by default)."""
+    all_simples: int = 1
+    """斷么九 (extra)."""
+    four_kongs: int = 8
+    """四槓 (extra)."""
+    exposed_kong: int = 1
+    """明槓, per exposed or added kong (extra)."""
+    concealed_kong: int = 2
+    """暗槓, per concealed kong (extra)."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ConfigError(f"tai value {f.name}={v!r} must be a non-negative int")
+
+
+@dataclass(frozen=True)
+class MahjongConfig:
+    """Rule flags (RULES-mahjong.md §8) plus stake and game-length settings."""
+
+    mode: Mode = "hand"
+    """``"hand"``: one hand (the arena's unit); ``"game"``: a full 將 of ``rounds`` 圈."""
+    dead_wall: int = 16
+    """Tiles kept back at the tail; a normal draw with only these left is an exhaustive draw."""
+    multi_ron: MultiRon = "all"
+    """Several players winning on one discard: all win (discarder pays each) or 截胡 (first in turn)."""
+    missed_discard_lock: bool = True
+    """過水: passing a winning tile forbids winning on that tile kind until one's own next discard."""
+    min_tai: int = 0
+    """Minimum hand tai (dealer tai excluded) for a win to be legal."""
+    tai_table: str = "atawmj_2009"
+    tai: TaiTable = field(default_factory=TaiTable)
+    non_repeat: bool = True
+    """Non-repeat principle (RULES T2): a pattern implied by a higher one is not added."""
+    concealed_kong_keeps_menqing: bool = True
+    """A concealed kong does not break 門清 (A, E); W counts any kong as breaking it."""
+    wind_pungs_in_four_winds: bool = False
+    """Whether 門風/圈風 pung tai are added on top of 小四喜/大四喜."""
+    earth_ready: bool = False
+    """地聽 (4 tai): ready after one's first discard with no calls yet, hand then never changed."""
+    concealed_kong_public: bool = False
+    """Whether others see the kind of a concealed kong (Taiwan custom: face down, hidden)."""
+    extras: frozenset[str] = frozenset()
+    """Optional single-source patterns to count, names from :data:`EXTRA_PATTERNS`."""
+    limit: int | None = None
+    """Cap on the tai of one payment (dealer tai included); None = no cap."""
+    base: int = 1000
+    """底: paid on every win (the paper's 1,000)."""
+    per_tai: int = 500
+    """Per-tai stake (the paper's 500)."""
+    dealer: int = 0
+    """First dealer (seat 0..3)."""
+    continuation: int = 0
+    """Dealer continuation count N at the start (single-hand mode, e.g. to replay a 連2 hand)."""
+    round_wind: int = 0
+    """Prevailing wind at the start, 0 = 東 .. 3 = 北."""
+    rounds: int = 4
+    """圈 in a full game (4 = one 將: 東南西北)."""
+    max_hands: int = 64
+    """Safety cap on hands in a full game (exhaustive draws keep the dealer, so random play could
+    otherwise last for ever); a real 將 is ~16-25 hands."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("hand", "game"):
+            raise ConfigError(f"mode must be 'hand' or 'game', not {self.mode!r}")
+        if self.multi_ron not in ("all", "head_bump"):
+            raise ConfigError(f"multi_ron must be 'all' or 'head_bump', not {self.multi_ron!r}")
+        if not 0 <= self.dead_wall <= 40:
+            raise ConfigError(f"dead_wall={self.dead_wall} must be in 0..40 (136 tiles, 65 dealt)")
+        if self.tai_table != "atawmj_2009":
+            raise ConfigError(
+                f"unknown tai_table {self.tai_table!r}; known: 'atawmj_2009' (override values via tai=)"
+            )
+        for name in ("min_tai", "base", "per_tai", "continuation"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 0:
+                raise ConfigError(f"{name}={v!r} must be a non-negative int")
+        if self.limit is not None and self.limit < 1:
+            raise ConfigError(f"limit={self.limit!r} must be None or a positive number of tai")
+        for name in ("dealer", "round_wind"):
+            if getattr(self, name) not in (0, 1, 2, 3):
+                raise ConfigError(f"{name}={getattr(self, name)!r} must be 0..3")
+        if not 1 <= self.rounds <= 4:
+            raise ConfigError(f"rounds={self.rounds} must be 1..4 (東南西北)")
+        if self.max_hands < 1:
+            raise ConfigError(f"max_hands={self.max_hands} must be >= 1")
+        unknown = set(self.extras) - set(EXTRA_PATTERNS)
+        if unknown:
+            raise ConfigError(f"unknown extra patterns {sorted(unknown)}; known: {list(EXTRA_PATTERNS)}")
+        if not isinstance(self.extras, frozenset):
+            object.__setattr__(self, "extras", frozenset(self.extras))

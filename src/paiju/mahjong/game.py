@@ -1,0 +1,1400 @@
+"""The Taiwan 16-tile mahjong engine (no flowers) on the core ``Game`` / ``State`` protocol.
+
+Rules: ``shared/spec/RULES-mahjong.md`` with the defaults of :class:`MahjongConfig`; every
+choice is written down in ``docs/mahjong.md``.
+
+Flow of one hand
+----------------
+1. **Chance**: the wall shuffle is one chance action, the whole 136-tile wall as a tuple of
+   kinds (so a seed, or a stored wall, fixes the hand for duplicate play). The dealer gets
+   17 tiles, the others 16; normal draws come from the head, kong replacements from the tail.
+2. **Turn** (``Phase.TURN``): the player to move holds 3n+2 tiles. Draws are automatic (the
+   wall is fixed by the shuffle, so a draw is not a decision). He may win (自摸), declare a
+   concealed or added kong (then a replacement draw, and he acts again), or discard. After a
+   chow or pung he may only discard.
+3. **Claim window** (``Phase.CLAIM``) after every discard: each other seat that has any claim
+   (win, pung, exposed kong, chow for the next seat only) gets one decision, in turn order from
+   the discarder's next seat, pass included. Every asked seat sees only its own options and
+   the public table, never what earlier seats declared: the declarations are *sealed* and
+   resolved together when the last asked seat has answered — win(s) > pung/kong > chow
+   (``multi_ron`` decides several wins: all, or the first in turn order). A seat with no
+   option is not asked (a decision with only "pass" would be an empty node).
+4. **Rob window** (``Phase.ROB``) after an added kong: each seat that can win on the added
+   tile decides win / pass; a win robs the kong (搶槓), otherwise the kong stands.
+5. The hand ends on a win or when a normal draw is due with only the dead wall left (流局).
+
+Action space (fixed, ``NUM_ACTIONS = 109``)
+-------------------------------------------
+====================  =============================================================
+``0..33``             discard tile kind k
+``34..67``            concealed kong (暗槓) of kind k - 34
+``68..101``           added kong (加槓) of kind k - 68
+``102`` WIN           self-draw win on one's turn, or win on the discard / robbed kong
+``103`` PUNG          pung the discard
+``104`` KONG          exposed kong (明槓) on the discard
+``105`` CHOW_LOW      chow with the discard as the lowest tile (t, t+1, t+2)
+``106`` CHOW_MID      chow with the discard in the middle (t-1, t, t+1)
+``107`` CHOW_HIGH     chow with the discard as the highest tile (t-2, t-1, t)
+``108`` PASS          decline every claim in a window
+====================  =============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from paiju.core.errors import AmbiguousMoveError, ConfigError, IllegalMoveError, InvalidNotationError
+from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
+from paiju.core.rng import SeedLike, as_generator
+from paiju.mahjong.config import MahjongConfig
+from paiju.mahjong.scoring import (
+    Score,
+    WinContext,
+    is_complete,
+    payment_amount,
+    payment_tai,
+    score_win,
+    waits,
+)
+from paiju.mahjong.tiles import (
+    COPIES,
+    NUM_KINDS,
+    NUM_TILES,
+    Meld,
+    MeldType,
+    format_counts,
+    format_tiles,
+    parse_kinds,
+    tile_name,
+)
+
+NUM_PLAYERS = 4
+DISCARD = 0
+CONCEALED_KONG = 34
+ADDED_KONG = 68
+WIN = 102
+PUNG = 103
+KONG = 104
+CHOW_LOW = 105
+CHOW_MID = 106
+CHOW_HIGH = 107
+PASS = 108
+NUM_ACTIONS = 109
+
+HAND_SIZE = 16
+RULES_VERSION = "tw16-noflower-1"
+MAX_DECISIONS_PER_HAND = 500
+"""Bound on decisions in one hand: <= 92 turns, <= 92 claim windows x 3 seats, kongs, robs."""
+
+_WIND_NAMES = "東南西北"
+
+
+class Phase(IntEnum):
+    DEAL = 0
+    """Chance node: the wall shuffle of the next hand."""
+    TURN = 1
+    CLAIM = 2
+    ROB = 3
+    OVER = 4
+
+
+class DrawKind(IntEnum):
+    NONE = 0
+    """No draw this turn (dealer's first turn, or the turn after a chow / pung)."""
+    NORMAL = 1
+    REPLACEMENT = 2
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One payer's debt to one winner, with the readable lines it is made of."""
+
+    winner: int
+    payer: int
+    tai: int
+    """Tai of this payment: hand tai + dealer tai when the dealer is winner or payer, capped by
+    ``limit``."""
+    amount: int
+    """base + tai x per-tai points."""
+    lines: tuple[tuple[str, int], ...]
+    """(pattern, tai) lines, the 莊家 / 連莊 lines included (before any ``limit`` cap)."""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended: public once it is over (the winners' hands are shown)."""
+
+    hand_number: int
+    dealer: int
+    continuation: int
+    round_wind: int
+    exhaustive: bool
+    """流局: nobody won."""
+    winners: tuple[int, ...] = ()
+    discarder: int | None = None
+    """Who pays a discard win (the robbed konger for 搶槓); None for a self-draw or a draw."""
+    self_draw: bool = False
+    robbed_kong: bool = False
+    winning_tile: int = -1
+    scores: tuple[Score, ...] = ()
+    """One per winner, in ``winners`` order."""
+    winning_hands: tuple[tuple[int, ...], ...] = ()
+    """Each winner's concealed counts including the winning tile."""
+    deltas: tuple[int, ...] = (0, 0, 0, 0)
+    """Points won (+) and paid (-) by each seat in this hand."""
+    payments: tuple[Payment, ...] = ()
+    """Every (winner, payer) payment of the hand, in winner then payer order."""
+
+    def breakdown(
+        self, winner_index: int, payer: int, config: MahjongConfig | None = None
+    ) -> list[tuple[str, int]]:
+        """(pattern, tai) lines of what ``payer`` owes winner ``winners[winner_index]``.
+
+        ``config`` is accepted for compatibility and unused: the lines were computed with the
+        game's own config when the hand ended (see :attr:`payments`).
+        """
+        w = self.winners[winner_index]
+        for pay in self.payments:
+            if pay.winner == w and pay.payer == payer:
+                return list(pay.lines)
+        raise ValueError(f"seat {payer} pays nothing to seat {w} in hand {self.hand_number}")
+
+
+@dataclass(frozen=True)
+class MahjongObservation:
+    """What one seat sees: the public table plus its own concealed tiles and private flags."""
+
+    player: int
+    phase: Phase
+    to_act: int
+    """Seat to decide now (CHANCE / TERMINAL constants otherwise): public, as at a real table."""
+    turn: int
+    """Seat whose turn it is (the discarder while a claim window is open)."""
+    hand: tuple[int, ...]
+    """Own concealed counts (34)."""
+    drawn: int
+    """Own just-drawn tile kind on own turn, else -1."""
+    draw_kind: DrawKind
+    after_claim: bool
+    window_tile: int
+    """Tile offered in the open claim / rob window, else -1."""
+    window_from: int
+    melds: tuple[tuple[Meld, ...], ...]
+    """Every seat's melds; another seat's face-down concealed kong has ``tile == -1``."""
+    discards: tuple[tuple[tuple[int, int], ...], ...]
+    """Every seat's discards in order, as (kind, claimed_by or -1)."""
+    hand_sizes: tuple[int, ...]
+    live_tiles: int
+    """Tiles left to draw before the exhaustive draw (the dead wall excluded)."""
+    replacements_drawn: int
+    no_calls: bool
+    """No claim or kong yet this hand (the first go-around is still clean)."""
+    lock: int
+    """Own missed-discard lock: bit k set = may not win on kind k until own next discard."""
+    own_claim: int
+    """Own sealed declaration in the open window, -1 if none yet."""
+    earth_ready: int
+    dealer: int
+    continuation: int
+    round_wind: int
+    hand_number: int
+    dealer_passes: int
+    """Times the deal has passed on in this game (4 per 圈)."""
+    scores: tuple[int, ...]
+    """Points won so far in this game (all zeros in single-hand mode until the end)."""
+    last_result: HandResult | None
+
+    @property
+    def seat_wind(self) -> int:
+        """0 = 東 (the dealer) .. 3 = 北."""
+        return (self.player - self.dealer) % NUM_PLAYERS
+
+    def visible_counts(self) -> list[int]:
+        """Tiles this seat can see, per kind: own hand, every face-up meld, uncalled discards."""
+        seen = list(self.hand)
+        for seat_melds in self.melds:
+            for m in seat_melds:
+                if m.tile >= 0:
+                    for k in m.kinds():
+                        seen[k] += 1
+        for river in self.discards:
+            for k, by in river:
+                if by < 0:
+                    seen[k] += 1
+        if self.phase == Phase.ROB and self.window_tile >= 0:
+            seen[self.window_tile] += 1
+        return seen
+
+    def unseen_counts(self) -> list[int]:
+        """4 - visible, per kind: the tiles that may be in the wall or in other hands."""
+        return [COPIES - c for c in self.visible_counts()]
+
+
+_CHANCE_WALL_HINT = "a wall is a sequence of 136 tile kinds 0..33, each kind exactly 4 times"
+
+
+class MahjongState(State):
+    """One position of a hand (or of a full game). Mutable; :meth:`clone` copies cheaply."""
+
+    __slots__ = (
+        "after_claim",
+        "cfg",
+        "continuation",
+        "dealer",
+        "dealer_passes",
+        "draw_kind",
+        "drawn",
+        "earth",
+        "game",
+        "hand_number",
+        "hands",
+        "head",
+        "intents",
+        "last_result",
+        "locks",
+        "melds",
+        "no_calls",
+        "phase",
+        "qpos",
+        "queue",
+        "results",
+        "rivers",
+        "round_wind",
+        "scores",
+        "tail",
+        "turn",
+        "wall",
+        "window_from",
+        "window_tile",
+    )
+
+    def __init__(self, game: MahjongGame) -> None:
+        cfg = game.config
+        self.game = game
+        self.cfg = cfg
+        self.phase = Phase.DEAL
+        self.wall: tuple[int, ...] = ()
+        self.head = 0
+        self.tail = 0
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+        self.melds: list[list[Meld]] = [[] for _ in range(NUM_PLAYERS)]
+        self.rivers: list[list[tuple[int, int]]] = [[] for _ in range(NUM_PLAYERS)]
+        self.turn = cfg.dealer
+        self.drawn = -1
+        self.draw_kind = DrawKind.NONE
+        self.after_claim = False
+        self.window_tile = -1
+        self.window_from = -1
+        self.queue: tuple[int, ...] = ()
+        self.qpos = 0
+        self.intents = [-1] * NUM_PLAYERS
+        self.locks = [0] * NUM_PLAYERS
+        self.earth = [0] * NUM_PLAYERS
+        self.no_calls = True
+        self.dealer = cfg.dealer
+        self.continuation = cfg.continuation
+        self.round_wind = cfg.round_wind
+        self.hand_number = 0
+        self.dealer_passes = 0
+        self.scores = [0] * NUM_PLAYERS
+        self.last_result: HandResult | None = None
+        self.results: tuple[HandResult, ...] = ()
+
+    # ---- protocol ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == Phase.TURN:
+            return self.turn
+        if ph == Phase.CLAIM or ph == Phase.ROB:
+            return self.queue[self.qpos]
+        if ph == Phase.DEAL:
+            return CHANCE
+        return TERMINAL
+
+    def clone(self) -> MahjongState:
+        s = MahjongState.__new__(MahjongState)
+        s.game = self.game
+        s.cfg = self.cfg
+        s.phase = self.phase
+        s.wall = self.wall  # immutable tuple, shared
+        s.head = self.head
+        s.tail = self.tail
+        s.hands = [h[:] for h in self.hands]
+        s.melds = [m[:] for m in self.melds]
+        s.rivers = [r[:] for r in self.rivers]
+        s.turn = self.turn
+        s.drawn = self.drawn
+        s.draw_kind = self.draw_kind
+        s.after_claim = self.after_claim
+        s.window_tile = self.window_tile
+        s.window_from = self.window_from
+        s.queue = self.queue
+        s.qpos = self.qpos
+        s.intents = self.intents[:]
+        s.locks = self.locks[:]
+        s.earth = self.earth[:]
+        s.no_calls = self.no_calls
+        s.dealer = self.dealer
+        s.continuation = self.continuation
+        s.round_wind = self.round_wind
+        s.hand_number = self.hand_number
+        s.dealer_passes = self.dealer_passes
+        s.scores = self.scores[:]
+        s.last_result = self.last_result
+        s.results = self.results
+        return s
+
+    def returns(self) -> list[float]:
+        if self.phase != Phase.OVER:
+            return [0.0] * NUM_PLAYERS
+        return [float(x) for x in self.scores]
+
+    def sample_chance(self, rng: np.random.Generator) -> tuple[int, ...]:
+        return tuple(int(x) for x in rng.permutation(_FULL_SET))
+
+    def _check_chance_outcome(self, action: Any) -> None:
+        if not isinstance(action, tuple | list) or len(action) != NUM_TILES:
+            raise IllegalMoveError(f"invalid wall {str(action)[:60]!r}: {_CHANCE_WALL_HINT}")
+        counts = [0] * NUM_KINDS
+        for k in action:
+            if not isinstance(k, int | np.integer) or not 0 <= k < NUM_KINDS:
+                raise IllegalMoveError(f"invalid wall: tile kind {k!r} out of range; {_CHANCE_WALL_HINT}")
+            counts[k] += 1
+        bad = [tile_name(k) for k in range(NUM_KINDS) if counts[k] != COPIES]
+        if bad:
+            raise IllegalMoveError(f"invalid wall: wrong number of {', '.join(bad)}; {_CHANCE_WALL_HINT}")
+
+    # ---- derived quantities -----------------------------------------------------------------
+    @property
+    def live_tiles(self) -> int:
+        """Tiles left for normal draws: the wall minus the dead wall (each kong costs one)."""
+        return self.tail - self.head - self.cfg.dead_wall
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def seat_wind(self, seat: int) -> int:
+        return (seat - self.dealer) % NUM_PLAYERS
+
+    # ---- legal actions ----------------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == Phase.TURN:
+            return self._turn_actions()
+        seat = self.queue[self.qpos]
+        if ph == Phase.CLAIM:
+            return self._claim_options(seat, self.window_tile, self.window_from)
+        return [WIN, PASS]
+
+    def _turn_actions(self) -> list[int]:
+        p = self.turn
+        hand = self.hands[p]
+        acts = [k for k in range(NUM_KINDS) if hand[k]]
+        if self.after_claim:
+            return acts
+        if self.tail - self.head > self.cfg.dead_wall:  # a replacement tile is there for a kong
+            acts.extend([CONCEALED_KONG + k for k in acts if hand[k] == 4])
+            for m in self.melds[p]:
+                if m.type == MeldType.PUNG and hand[m.tile]:
+                    acts.append(ADDED_KONG + m.tile)
+        if self._can_self_draw_win(p):
+            acts.append(WIN)
+        return acts
+
+    def _can_self_draw_win(self, p: int) -> bool:
+        if self.drawn >= 0 and self.locks[p] >> self.drawn & 1:
+            return False
+        if not is_complete(self.hands[p]):
+            return False
+        if self.cfg.min_tai:
+            return self._score_self_draw(p).tai >= self.cfg.min_tai
+        return True
+
+    def _can_win_on(self, seat: int, tile: int, robbing: bool) -> bool:
+        if self.locks[seat] >> tile & 1:
+            return False
+        hand = self.hands[seat]
+        if not hand[tile]:
+            # the tile must join a pair, pung or chow with tiles already held
+            if tile >= 27:
+                return False
+            r = tile % 9
+            if not (
+                (r >= 1 and hand[tile - 1])
+                or (r <= 7 and hand[tile + 1])
+                or (r >= 2 and hand[tile - 2])
+                or (r <= 6 and hand[tile + 2])
+            ):
+                return False
+        hand[tile] += 1
+        ok = is_complete(hand)
+        hand[tile] -= 1
+        if ok and self.cfg.min_tai:
+            ok = self._score_discard_win(seat, tile, robbing).tai >= self.cfg.min_tai
+        return ok
+
+    def _claim_options(self, seat: int, t: int, discarder: int) -> list[int]:
+        """Claims of ``seat`` on discard ``t`` (PASS last); just [PASS] when there are none."""
+        hand = self.hands[seat]
+        opts: list[int] = []
+        if self._can_win_on(seat, t, False):
+            opts.append(WIN)
+        if self.tail - self.head > self.cfg.dead_wall:
+            c = hand[t]
+            if c >= 2:
+                opts.append(PUNG)
+            if c == 3:
+                opts.append(KONG)
+            if seat == (discarder + 1) % NUM_PLAYERS and t < 27:
+                r = t % 9
+                if r <= 6 and hand[t + 1] and hand[t + 2]:
+                    opts.append(CHOW_LOW)
+                if 1 <= r <= 7 and hand[t - 1] and hand[t + 1]:
+                    opts.append(CHOW_MID)
+                if r >= 2 and hand[t - 2] and hand[t - 1]:
+                    opts.append(CHOW_HIGH)
+        opts.append(PASS)
+        return opts
+
+    def _is_legal(self, action: Any) -> bool:
+        if not isinstance(action, int | np.integer) or isinstance(action, bool):
+            return False
+        a = int(action)
+        if self.phase == Phase.TURN and 0 <= a < CONCEALED_KONG:
+            return self.hands[self.turn][a] > 0  # a discard: legal iff the tile is held
+        return a in self._legal_actions()
+
+    def _illegal_reason(self, action: Any) -> str:
+        who = f"seat {self.current_player()}"
+        if (
+            not isinstance(action, int | np.integer)
+            or isinstance(action, bool)
+            or not 0 <= action < NUM_ACTIONS
+        ):
+            return f"illegal move {action!r} for {who}: mahjong actions are ints 0..{NUM_ACTIONS - 1}"
+        a = int(action)
+        name = self.action_to_string(a)
+        ph = self.phase
+        legal = ", ".join(self.action_to_string(x) for x in self._legal_actions())
+        if ph == Phase.TURN:
+            hand = self.hands[self.turn]
+            if a < CONCEALED_KONG and not hand[a]:
+                why = f"{tile_name(a)} is not in the hand {format_counts(hand)}"
+            elif self.after_claim and a >= CONCEALED_KONG:
+                why = "after a chow or pung the claimer must discard"
+            elif a >= WIN + 1:
+                why = "claims are made in a claim window, not on one's own turn"
+            elif a == WIN:
+                why = "the hand is not complete" if not is_complete(hand) else "a win is not allowed here"
+            elif self.live_tiles < 1:
+                why = "no kong with no live tile left for the replacement draw"
+            else:
+                why = "the tiles for that kong are not there"
+        else:
+            why = (
+                f"in the {'rob-kong' if ph == Phase.ROB else 'claim'} window on {tile_name(self.window_tile)}"
+            )
+        return f"illegal move {name!r} for {who}: {why} (legal: {legal})"
+
+    # ---- applying ---------------------------------------------------------------------------
+    def _apply(self, action: Any) -> None:
+        ph = self.phase
+        if ph == Phase.DEAL:
+            self._start_hand(tuple(int(k) for k in action))
+        elif ph == Phase.TURN:
+            self._apply_turn(int(action))
+        elif ph == Phase.CLAIM:
+            self._apply_claim(int(action))
+        else:
+            self._apply_rob(int(action))
+
+    def _start_hand(self, wall: tuple[int, ...]) -> None:
+        self.wall = wall
+        hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+        for i in range(NUM_PLAYERS):
+            seat = (self.dealer + i) % NUM_PLAYERS
+            h = hands[seat]
+            for k in wall[i * HAND_SIZE : (i + 1) * HAND_SIZE]:
+                h[k] += 1
+        hands[self.dealer][wall[NUM_PLAYERS * HAND_SIZE]] += 1
+        self.hands = hands
+        self.head = NUM_PLAYERS * HAND_SIZE + 1
+        self.tail = NUM_TILES
+        self.melds = [[] for _ in range(NUM_PLAYERS)]
+        self.rivers = [[] for _ in range(NUM_PLAYERS)]
+        self.locks = [0] * NUM_PLAYERS
+        self.earth = [0] * NUM_PLAYERS
+        self.no_calls = True
+        self.intents = [-1] * NUM_PLAYERS
+        self.queue = ()
+        self.qpos = 0
+        self.window_tile = -1
+        self.window_from = -1
+        self.turn = self.dealer
+        self.drawn = -1
+        self.draw_kind = DrawKind.NONE
+        self.after_claim = False
+        self.phase = Phase.TURN
+
+    def _draw(self, p: int, replacement: bool) -> None:
+        if replacement:
+            self.tail -= 1
+            t = self.wall[self.tail]
+            self.draw_kind = DrawKind.REPLACEMENT
+        else:
+            t = self.wall[self.head]
+            self.head += 1
+            self.draw_kind = DrawKind.NORMAL
+        self.hands[p][t] += 1
+        self.drawn = t
+        self.turn = p
+        self.after_claim = False
+        self.phase = Phase.TURN
+
+    def _next_draw(self, p: int) -> None:
+        if self.live_tiles <= 0:
+            self._end_hand(None)
+        else:
+            self._draw(p, False)
+
+    def _apply_turn(self, a: int) -> None:
+        p = self.turn
+        hand = self.hands[p]
+        if a < CONCEALED_KONG:
+            self._discard(p, a)
+        elif a < ADDED_KONG:
+            k = a - CONCEALED_KONG
+            hand[k] -= 4
+            self.melds[p].append(Meld(MeldType.CONCEALED_KONG, k))
+            self._after_kong(p)
+            self._draw(p, True)
+        elif a < WIN:
+            k = a - ADDED_KONG
+            hand[k] -= 1
+            robbers = tuple(s for s in _others(p) if self._can_win_on(s, k, True))
+            if robbers:
+                self.window_tile = k
+                self.window_from = p
+                self.queue = robbers
+                self.qpos = 0
+                self.intents = [-1] * NUM_PLAYERS
+                self.phase = Phase.ROB
+            else:
+                self._complete_added_kong(p, k)
+        else:  # WIN
+            self._end_hand([p], self_draw=True)
+
+    def _after_kong(self, p: int) -> None:
+        self.no_calls = False
+        if self.earth[p] == 1:
+            self.earth[p] = 2
+
+    def _complete_added_kong(self, p: int, k: int) -> None:
+        melds = self.melds[p]
+        for i, m in enumerate(melds):
+            if m.type == MeldType.PUNG and m.tile == k:
+                melds[i] = Meld(MeldType.ADDED_KONG, k, m.claimed, m.source)
+                break
+        self._after_kong(p)
+        self._clear_window()
+        self._draw(p, True)
+
+    def _clear_window(self) -> None:
+        self.window_tile = -1
+        self.window_from = -1
+        self.queue = ()
+        self.qpos = 0
+        self.intents = [-1] * NUM_PLAYERS
+
+    def _discard(self, p: int, k: int) -> None:
+        self.hands[p][k] -= 1
+        river = self.rivers[p]
+        river.append((k, -1))
+        self.locks[p] = 0
+        if self.cfg.earth_ready:
+            self._track_earth_ready(p, k, first=len(river) == 1)
+        queue = tuple(s for s in _others(p) if len(self._claim_options(s, k, p)) > 1)
+        if queue:
+            self.window_tile = k
+            self.window_from = p
+            self.queue = queue
+            self.qpos = 0
+            self.intents = [-1] * NUM_PLAYERS
+            self.phase = Phase.CLAIM
+        else:
+            self._next_draw((p + 1) % NUM_PLAYERS)
+
+    def _track_earth_ready(self, p: int, k: int, first: bool) -> None:
+        if first:
+            self.earth[p] = 1 if self.no_calls and waits(self.hands[p]) else 2
+        elif self.earth[p] == 1 and k != self.drawn:
+            self.earth[p] = 2  # the hand changed: no longer frozen since the first discard
+
+    def _apply_claim(self, a: int) -> None:
+        seat = self.queue[self.qpos]
+        t = self.window_tile
+        if a != WIN and self.cfg.missed_discard_lock and self._can_win_on(seat, t, False):
+            self.locks[seat] |= 1 << t
+        self.intents[seat] = a
+        self.qpos += 1
+        if self.qpos < len(self.queue):
+            return
+        d = self.window_from
+        order = [(d + i) % NUM_PLAYERS for i in (1, 2, 3)]
+        winners = [s for s in order if self.intents[s] == WIN]
+        if winners:
+            if self.cfg.multi_ron == "head_bump":
+                winners = winners[:1]
+            self._end_hand(winners, self_draw=False)
+            return
+        claimer = next((s for s in order if self.intents[s] in (PUNG, KONG)), -1)
+        if claimer < 0:
+            claimer = next((s for s in order if self.intents[s] in (CHOW_LOW, CHOW_MID, CHOW_HIGH)), -1)
+        if claimer < 0:
+            self._clear_window()
+            self._next_draw((d + 1) % NUM_PLAYERS)
+            return
+        kind = self.intents[claimer]
+        river = self.rivers[d]
+        river[-1] = (t, claimer)
+        hand = self.hands[claimer]
+        self.no_calls = False
+        if self.earth[claimer] == 1:
+            self.earth[claimer] = 2
+        self._clear_window()
+        if kind == KONG:
+            hand[t] -= 3
+            self.melds[claimer].append(Meld(MeldType.EXPOSED_KONG, t, t, d))
+            self._draw(claimer, True)
+            return
+        if kind == PUNG:
+            hand[t] -= 2
+            self.melds[claimer].append(Meld(MeldType.PUNG, t, t, d))
+        else:
+            low = t - (kind - CHOW_LOW)
+            for k in (low, low + 1, low + 2):
+                if k != t:
+                    hand[k] -= 1
+            self.melds[claimer].append(Meld(MeldType.CHOW, low, t, d))
+        self.turn = claimer
+        self.drawn = -1
+        self.draw_kind = DrawKind.NONE
+        self.after_claim = True
+        self.phase = Phase.TURN
+
+    def _apply_rob(self, a: int) -> None:
+        seat = self.queue[self.qpos]
+        t = self.window_tile
+        if a != WIN and self.cfg.missed_discard_lock:
+            self.locks[seat] |= 1 << t
+        self.intents[seat] = a
+        self.qpos += 1
+        if self.qpos < len(self.queue):
+            return
+        d = self.window_from
+        winners = [s for s in ((d + i) % NUM_PLAYERS for i in (1, 2, 3)) if self.intents[s] == WIN]
+        if winners:
+            if self.cfg.multi_ron == "head_bump":
+                winners = winners[:1]
+            self._end_hand(winners, self_draw=False, robbing=True)
+        else:
+            self._complete_added_kong(d, t)
+
+    # ---- winning and the end of a hand --------------------------------------------------------
+    def _context(self, seat: int, tile: int | None, self_draw: bool, robbing: bool) -> WinContext:
+        first = self.no_calls and not self.rivers[seat]
+        dealer = seat == self.dealer
+        live = self.live_tiles
+        return WinContext(
+            winning_tile=tile,
+            self_draw=self_draw,
+            seat_wind=self.seat_wind(seat),
+            round_wind=self.round_wind,
+            robbing_kong=robbing,
+            kong_bloom=self_draw and self.draw_kind == DrawKind.REPLACEMENT,
+            last_tile=self_draw and live == 0 and self.draw_kind != DrawKind.NONE,
+            last_discard=not self_draw and not robbing and live == 0,
+            heaven=self_draw and dealer and first and self.draw_kind == DrawKind.NONE,
+            earth=self_draw and not dealer and first and self.draw_kind == DrawKind.NORMAL,
+            human=not self_draw and not dealer and first and not robbing,
+            earth_ready=self.earth[seat] == 1,
+        )
+
+    def _score_self_draw(self, p: int) -> Score:
+        tile = self.drawn if self.draw_kind != DrawKind.NONE else None
+        return score_win(self.hands[p], self.melds[p], self._context(p, tile, True, False), self.cfg)
+
+    def _score_discard_win(self, seat: int, tile: int, robbing: bool) -> Score:
+        hand = self.hands[seat][:]
+        hand[tile] += 1
+        return score_win(hand, self.melds[seat], self._context(seat, tile, False, robbing), self.cfg)
+
+    def _end_hand(self, winners: list[int] | None, self_draw: bool = False, robbing: bool = False) -> None:
+        cfg = self.cfg
+        deltas = [0] * NUM_PLAYERS
+        if winners is None:
+            result = HandResult(
+                hand_number=self.hand_number,
+                dealer=self.dealer,
+                continuation=self.continuation,
+                round_wind=self.round_wind,
+                exhaustive=True,
+            )
+        else:
+            scores = []
+            hands = []
+            payments: list[Payment] = []
+            tile = self.window_tile if not self_draw else self.drawn
+            discarder = None if self_draw else self.window_from
+            for w in winners:
+                if self_draw:
+                    score = self._score_self_draw(w)
+                    hand = tuple(self.hands[w])
+                else:
+                    score = self._score_discard_win(w, tile, robbing)
+                    h = self.hands[w][:]
+                    h[tile] += 1
+                    hand = tuple(h)
+                scores.append(score)
+                hands.append(hand)
+                payers = [discarder] if discarder is not None else list(_others(w))
+                for p in payers:
+                    involved = self.dealer in (w, p)
+                    n = self.continuation
+                    amount = payment_amount(score, dealer_involved=involved, continuation=n, config=cfg)
+                    payments.append(
+                        Payment(
+                            winner=w,
+                            payer=p,
+                            tai=payment_tai(score, dealer_involved=involved, continuation=n, config=cfg),
+                            amount=amount,
+                            lines=tuple(
+                                score.breakdown(dealer_involved=involved, continuation=n, config=cfg)
+                            ),
+                        )
+                    )
+                    deltas[p] -= amount
+                    deltas[w] += amount
+            result = HandResult(
+                hand_number=self.hand_number,
+                dealer=self.dealer,
+                continuation=self.continuation,
+                round_wind=self.round_wind,
+                exhaustive=False,
+                winners=tuple(winners),
+                discarder=discarder,
+                self_draw=self_draw,
+                robbed_kong=robbing,
+                winning_tile=tile
+                if tile is not None and not (self_draw and self.draw_kind == DrawKind.NONE)
+                else -1,
+                scores=tuple(scores),
+                winning_hands=tuple(hands),
+                deltas=tuple(deltas),
+                payments=tuple(payments),
+            )
+        for p in range(NUM_PLAYERS):
+            self.scores[p] += deltas[p]
+        self.last_result = result
+        self.results = (*self.results, result)
+        self._clear_window()
+        # dealer continuation (連莊) on a dealer win or a draw; otherwise the deal passes on
+        if winners is None or self.dealer in winners:
+            self.continuation += 1
+        else:
+            self.dealer = (self.dealer + 1) % NUM_PLAYERS
+            self.continuation = 0
+            self.dealer_passes += 1
+            if self.dealer_passes % NUM_PLAYERS == 0:
+                self.round_wind = (self.round_wind + 1) % NUM_PLAYERS
+        self.hand_number += 1
+        if cfg.mode == "hand":
+            self.phase = Phase.OVER
+            return
+        rounds_done = self.dealer_passes // NUM_PLAYERS
+        if rounds_done >= cfg.rounds or self.hand_number >= cfg.max_hands:
+            self.phase = Phase.OVER
+        else:
+            self.phase = Phase.DEAL
+            self.turn = self.dealer
+
+    # ---- observation ------------------------------------------------------------------------
+    def observation(self, player: int) -> MahjongObservation:
+        if not 0 <= player < NUM_PLAYERS:
+            raise IllegalMoveError(f"no seat {player}: mahjong seats are 0..3")
+        show_kongs = self.cfg.concealed_kong_public
+        melds = []
+        for s, row in enumerate(self.melds):
+            if s == player or show_kongs or all(m.type != MeldType.CONCEALED_KONG for m in row):
+                melds.append(tuple(row))
+            else:  # another seat's concealed kong lies face down
+                melds.append(tuple(_HIDDEN_KONG if m.type == MeldType.CONCEALED_KONG else m for m in row))
+        phase = self.phase
+        in_window = phase == Phase.CLAIM or phase == Phase.ROB
+        dealt = phase != Phase.DEAL
+        h = self.hands
+        # built field by field: the frozen dataclass __init__ costs ~10x more, and agents ask for
+        # an observation at every decision (the values are the same as MahjongObservation(**f))
+        obs = object.__new__(MahjongObservation)
+        obs.__dict__.update(
+            player=player,
+            phase=phase,
+            to_act=self.current_player(),
+            turn=self.turn,
+            hand=tuple(h[player]),
+            drawn=self.drawn if phase == Phase.TURN and self.turn == player else -1,
+            draw_kind=self.draw_kind,
+            after_claim=self.after_claim,
+            window_tile=self.window_tile if in_window else -1,
+            window_from=self.window_from if in_window else -1,
+            melds=tuple(melds),
+            discards=(
+                tuple(self.rivers[0]),
+                tuple(self.rivers[1]),
+                tuple(self.rivers[2]),
+                tuple(self.rivers[3]),
+            ),
+            hand_sizes=(sum(h[0]), sum(h[1]), sum(h[2]), sum(h[3])),
+            live_tiles=self.tail - self.head - self.cfg.dead_wall if dealt else 0,
+            replacements_drawn=NUM_TILES - self.tail if dealt else 0,
+            no_calls=self.no_calls,
+            lock=self.locks[player],
+            own_claim=self.intents[player] if in_window else -1,
+            earth_ready=self.earth[player],
+            dealer=self.dealer,
+            continuation=self.continuation,
+            round_wind=self.round_wind,
+            hand_number=self.hand_number,
+            dealer_passes=self.dealer_passes,
+            scores=tuple(self.scores),
+            last_result=self.last_result,
+        )
+        return obs
+
+    # ---- notation -----------------------------------------------------------------------------
+    def action_to_string(self, action: Any) -> str:
+        if self.phase == Phase.DEAL and isinstance(action, tuple | list):
+            try:
+                return "wall " + wall_notation(action)
+            except InvalidNotationError:
+                return f"wall {action!r}"
+        return action_name(
+            int(action),
+            self.window_tile if self.phase in (Phase.CLAIM, Phase.ROB) else -1,
+            self_draw=self.phase == Phase.TURN,
+        )
+
+    def parse_action(self, text: str) -> int:
+        """An action from text: ``5m`` (discard), ``kong 5m``, ``win``, ``pung``, ``chow 345m``, ``pass``.
+
+        Raises :class:`InvalidNotationError` for unreadable text, :class:`AmbiguousMoveError` for
+        a chow that fits two ways without the tiles, :class:`IllegalMoveError` when the move is
+        not legal now.
+        """
+        words = text.strip().lower().split()
+        if not words:
+            raise InvalidNotationError("empty mahjong move")
+        verb, rest = words[0], " ".join(words[1:])
+        legal = self.legal_actions()
+        aliases = {
+            "hu": "win",
+            "胡": "win",
+            "自摸": "win",
+            "tsumo": "win",
+            "ron": "win",
+            "碰": "pung",
+            "pong": "pung",
+            "槓": "kong",
+            "gang": "kong",
+            "吃": "chow",
+            "chi": "chow",
+            "過": "pass",
+            "discard": "d",
+        }
+        verb = aliases.get(verb, verb)
+        if verb == "win":
+            a = WIN
+        elif verb == "pass":
+            a = PASS
+        elif verb == "pung":
+            a = PUNG
+        elif verb == "kong" and self.phase != Phase.TURN:
+            a = KONG
+        elif verb == "kong":
+            ks = parse_kinds(rest) if rest else []
+            if len(ks) != 1:
+                raise InvalidNotationError(f"say which kong on your turn, e.g. 'kong 5m', not {text!r}")
+            k = ks[0]
+            a = CONCEALED_KONG + k if self.hands[self.turn][k] == 4 else ADDED_KONG + k
+        elif verb == "chow":
+            chows = [x for x in (CHOW_LOW, CHOW_MID, CHOW_HIGH) if x in legal]
+            if rest:
+                ks = sorted(parse_kinds(rest))
+                t = self.window_tile
+                if len(ks) != 3 or t not in ks or ks[1] != ks[0] + 1 or ks[2] != ks[1] + 1:
+                    raise InvalidNotationError(
+                        f"a chow is three consecutive tiles including the discard: {text!r}"
+                    )
+                a = CHOW_LOW + (t - ks[0])
+            elif len(chows) == 1:
+                a = chows[0]
+            elif len(chows) > 1:
+                raise AmbiguousMoveError(
+                    f"{text!r} fits {', '.join(self.action_to_string(x) for x in chows)}; "
+                    "name the three tiles"
+                )
+            else:
+                a = CHOW_LOW
+        else:
+            ks = parse_kinds(rest if verb == "d" else text)
+            if len(ks) != 1:
+                raise InvalidNotationError(f"unknown mahjong move {text!r}: a discard is one tile like '5m'")
+            a = ks[0]
+        if a not in legal:
+            raise IllegalMoveError(self._illegal_reason(a))
+        return a
+
+    def random_playout(self, rng: SeedLike = None) -> MahjongState:
+        """Play uniformly random legal actions (and chance) to the end, in place; returns self.
+
+        The fast path for rollouts and benchmarks: legality is known by construction, so the
+        per-move validation of :meth:`apply` is skipped.
+        """
+        gen = as_generator(rng)
+        while self.phase != Phase.OVER:
+            if self.phase == Phase.DEAL:
+                self._apply(self.sample_chance(gen))
+                continue
+            legal = self._legal_actions()
+            self._apply(legal[int(gen.integers(len(legal)))] if len(legal) > 1 else legal[0])
+        return self
+
+    def __str__(self) -> str:
+        lines = [
+            f"hand {self.hand_number} dealer {self.dealer} 連{self.continuation} "
+            f"round {_WIND_NAMES[self.round_wind]} phase {self.phase.name} live {self.live_tiles}"
+        ]
+        for s in range(NUM_PLAYERS):
+            ms = " ".join(str(m) for m in self.melds[s])
+            river = " ".join(tile_name(k) + ("*" if by >= 0 else "") for k, by in self.rivers[s])
+            lines.append(
+                f"  {s} {_WIND_NAMES[self.seat_wind(s)]} {format_counts(self.hands[s])} [{ms}] | {river}"
+            )
+        return "\n".join(lines)
+
+
+_HIDDEN_KONG = Meld(MeldType.CONCEALED_KONG, -1, -1, -1)
+_FULL_SET = np.repeat(np.arange(NUM_KINDS), COPIES)
+
+
+def _others(p: int) -> tuple[int, int, int]:
+    return ((p + 1) % NUM_PLAYERS, (p + 2) % NUM_PLAYERS, (p + 3) % NUM_PLAYERS)
+
+
+def action_name(action: int, window_tile: int = -1, *, self_draw: bool = False) -> str:
+    """Readable name of an action id (the layout of the module docstring)."""
+    a = action
+    if not 0 <= a < NUM_ACTIONS:
+        return f"<invalid mahjong action {a}>"
+    if a < CONCEALED_KONG:
+        return f"discard {tile_name(a)}"
+    if a < ADDED_KONG:
+        return f"concealed kong {tile_name(a - CONCEALED_KONG)}"
+    if a < WIN:
+        return f"added kong {tile_name(a - ADDED_KONG)}"
+    on = f" {tile_name(window_tile)}" if window_tile >= 0 else ""
+    if a == WIN:
+        return "win (自摸)" if self_draw else f"win{on}"
+    if a == PUNG:
+        return f"pung{on}"
+    if a == KONG:
+        return f"kong{on}"
+    if a == PASS:
+        return "pass"
+    if window_tile >= 0:
+        low = window_tile - (a - CHOW_LOW)
+        return f"chow {format_tiles((low, low + 1, low + 2))}"
+    return ("chow (discard low)", "chow (discard middle)", "chow (discard high)")[a - CHOW_LOW]
+
+
+class MahjongGame:
+    """Taiwan 16-tile mahjong: one hand (``mode="hand"``, the arena unit) or a full 將."""
+
+    def __init__(self, config: MahjongConfig | None = None, **overrides: Any) -> None:
+        cfg = config or MahjongConfig()
+        if overrides:
+            known = set(MahjongConfig.__dataclass_fields__)
+            unknown = sorted(set(overrides) - known)
+            if unknown:
+                raise ConfigError(f"unknown mahjong rule flag(s) {unknown}; known: {sorted(known)}")
+            cfg = replace(cfg, **overrides)
+        self.config = cfg
+        max_hands = 1 if cfg.mode == "hand" else cfg.max_hands
+        # loose bound: every tai of the table, the largest dealer bonus, three payers, every hand
+        top_tai = sum(getattr(cfg.tai, f) for f in cfg.tai.__dataclass_fields__)
+        top_n = cfg.continuation + max_hands
+        per_hand = 3 * (cfg.base + (top_tai + 2 * top_n + 1) * cfg.per_tai)
+        if cfg.limit is not None:
+            per_hand = 3 * (cfg.base + cfg.limit * cfg.per_tai)
+        bound = float(per_hand * max_hands)
+        self.info = GameInfo(
+            name="taiwan_mahjong" if cfg.mode == "hand" else "taiwan_mahjong_game",
+            num_players=NUM_PLAYERS,
+            has_chance=True,
+            perfect_information=False,
+            utility_range=(-bound, bound),
+            max_game_length=max_hands * (MAX_DECISIONS_PER_HAND + 1),
+            rules_version=RULES_VERSION,
+            num_distinct_actions=NUM_ACTIONS,
+            constant_sum=0.0,
+        )
+
+    def new_initial_state(self) -> MahjongState:
+        return MahjongState(self)
+
+    def new_hand(self, wall: Sequence[int] | None = None, seed: SeedLike = None) -> MahjongState:
+        """A state after the shuffle: from an explicit 136-tile ``wall`` or a seeded shuffle."""
+        state = self.new_initial_state()
+        if wall is not None:
+            state.apply(tuple(int(k) for k in wall))
+        else:
+            state.apply_chance(as_generator(seed))
+        return state
+
+    def record_fields(self, state: MahjongState, history: Sequence[Any]) -> dict[str, Any]:
+        """Game-specific record columns (``paiju.core.records``): the replayable first wall, the
+        first dealer, the rules, and per hand its wall, winners, payments and patterns."""
+        cfg = self.config
+        walls = [wall_notation(a) for a in history if isinstance(a, tuple | list)]
+        hands = []
+        for r in state.results:
+            hands.append(
+                {
+                    "hand": r.hand_number,
+                    "dealer": r.dealer,
+                    "continuation": r.continuation,
+                    "round_wind": r.round_wind,
+                    "exhaustive": r.exhaustive,
+                    "winners": list(r.winners),
+                    "discarder": r.discarder,
+                    "self_draw": r.self_draw,
+                    "robbed_kong": r.robbed_kong,
+                    "winning_tile": tile_name(r.winning_tile) if r.winning_tile >= 0 else None,
+                    "patterns": [[list(p) for p in sc.patterns] for sc in r.scores],
+                    "deltas": list(r.deltas),
+                }
+            )
+        return {
+            "deal": walls[0] if walls else None,
+            "dealer_seat": cfg.dealer,
+            "scoring_rule": f"tai:{cfg.tai_table} base={cfg.base} per_tai={cfg.per_tai}",
+            "extra": {"walls": walls, "hands": hands, "mode": cfg.mode},
+        }
+
+    def sample_state(self, observation: MahjongObservation, rng: np.random.Generator) -> MahjongState:
+        """A full state consistent with ``observation``: the unseen tiles redealt at random.
+
+        Others' concealed tiles, the order of the rest of the wall and the kinds of others'
+        face-down kongs are drawn uniformly from the tiles this seat has not seen. When
+        another seat is deciding in a claim / rob window (public: the table waits for it),
+        its redealt hand must hold a claim on the offered tile: uniform deals are tried first,
+        then a hand with a claim is built (a pung or chow if the pool allows, else a win).
+        Unknowable private flags of the others (missed-discard locks, sealed declarations
+        made before this seat looked) are reset to "none".
+        """
+        if not isinstance(observation, MahjongObservation):
+            raise TypeError(f"sample_state needs a MahjongObservation, not {type(observation).__name__}")
+        return _sample_state(self, observation, as_generator(rng))
+
+
+def _sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Generator) -> MahjongState:
+    cfg = game.config
+    me = obs.player
+    s = MahjongState(game)
+    s.phase = obs.phase
+    s.turn = obs.turn
+    s.draw_kind = obs.draw_kind
+    s.after_claim = obs.after_claim
+    s.no_calls = obs.no_calls
+    s.dealer = obs.dealer
+    s.continuation = obs.continuation
+    s.round_wind = obs.round_wind
+    s.hand_number = obs.hand_number
+    s.dealer_passes = obs.dealer_passes
+    s.scores = list(obs.scores)
+    s.last_result = obs.last_result
+    s.results = (obs.last_result,) if obs.last_result is not None else ()
+    if obs.phase in (Phase.DEAL, Phase.OVER):
+        return s  # no hand in progress: nothing hidden matters
+    s.rivers = [list(r) for r in obs.discards]
+    s.locks = [0] * NUM_PLAYERS
+    s.locks[me] = obs.lock
+    s.earth = [0 if not obs.discards[p] else 2 for p in range(NUM_PLAYERS)]
+    s.earth[me] = obs.earth_ready
+    s.tail = NUM_TILES - obs.replacements_drawn
+    s.head = s.tail - obs.live_tiles - cfg.dead_wall
+    pool = obs.unseen_counts()
+    if min(pool) < 0:
+        worst = tile_name(pool.index(min(pool)))
+        raise IllegalMoveError(f"inconsistent observation: more than 4 of {worst} seen")
+    others = [p for p in range(NUM_PLAYERS) if p != me]
+    sizes = {p: obs.hand_sizes[p] for p in others}
+    n_wall = s.tail - s.head
+    hidden_kongs = sum(1 for row in obs.melds for m in row if m.tile < 0)
+    if sum(pool) != sum(sizes.values()) + n_wall + COPIES * hidden_kongs:
+        raise IllegalMoveError(
+            f"inconsistent observation: {sum(pool)} unseen tiles for {sum(sizes.values())} hidden "
+            "hand tiles, "
+            f"{n_wall} wall tiles and {hidden_kongs} face-down kongs"
+        )
+    in_window = obs.phase in (Phase.CLAIM, Phase.ROB)
+    decider = obs.to_act
+    need = in_window and decider != me
+    s.hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+    s.hands[me] = list(obs.hand)
+    s.window_tile = obs.window_tile
+    s.window_from = obs.window_from
+    rest: list[int] = []
+    # uniform deals first; then deals built around a claim (a win under min_tai may need many)
+    for attempt in range(400 if need else 1):
+        # face-down kongs of the others: kinds of which this seat has seen nothing
+        left = pool[:]
+        melds: list[list[Meld]] = []
+        for p in range(NUM_PLAYERS):
+            row = []
+            for m in obs.melds[p]:
+                if m.tile < 0:
+                    free = [k for k in range(NUM_KINDS) if left[k] == COPIES]
+                    if not free:
+                        raise IllegalMoveError("inconsistent observation: no kind left for a face-down kong")
+                    k = free[int(rng.integers(len(free)))]
+                    left[k] -= COPIES
+                    m = Meld(MeldType.CONCEALED_KONG, k)
+                row.append(m)
+            melds.append(row)
+        s.melds = melds
+        if attempt < 16 or not need:
+            order = rng.permutation(np.repeat(np.arange(NUM_KINDS), left))
+            pos = 0
+            for p in others:
+                h = [0] * NUM_KINDS
+                for k in order[pos : pos + sizes[p]]:
+                    h[int(k)] += 1
+                s.hands[p] = h
+                pos += sizes[p]
+            rest = [int(k) for k in order[pos:]]
+        else:
+            rest = _deal_with_claim(s, obs, left, sizes, decider, rng)
+        if not need or _has_option(s, decider, obs.phase):
+            break
+    else:
+        raise IllegalMoveError(
+            f"could not redeal a hand for seat {decider} with a claim on {tile_name(obs.window_tile)}"
+        )
+    wall = [-1] * NUM_TILES
+    wall[s.head : s.tail] = rest
+    s.wall = tuple(wall)
+    if obs.phase == Phase.TURN:
+        if obs.turn == me:
+            s.drawn = obs.drawn
+        elif obs.draw_kind != DrawKind.NONE:
+            h = s.hands[obs.turn]
+            kinds = np.repeat(np.arange(NUM_KINDS), h)
+            s.drawn = int(kinds[int(rng.integers(len(kinds)))])
+    if in_window:
+        d = obs.window_from
+        order_seats = [(d + i) % NUM_PLAYERS for i in (1, 2, 3)]
+        later = order_seats[order_seats.index(decider) + 1 :]
+        if obs.phase == Phase.CLAIM:
+            tail_q = [q for q in later if q != me and len(s._claim_options(q, obs.window_tile, d)) > 1]
+        else:
+            tail_q = [q for q in later if q != me and s._can_win_on(q, obs.window_tile, True)]
+        if me in later and obs.own_claim < 0 and _has_option(s, me, obs.phase):
+            tail_q = [q for q in later if q == me or q in tail_q]
+        s.queue = (decider, *tail_q)
+        s.qpos = 0
+        s.intents = [-1] * NUM_PLAYERS
+        s.intents[me] = obs.own_claim
+    return s
+
+
+def _has_option(s: MahjongState, seat: int, phase: Phase) -> bool:
+    if phase == Phase.CLAIM:
+        return len(s._claim_options(seat, s.window_tile, s.window_from)) > 1
+    return s._can_win_on(seat, s.window_tile, True)
+
+
+def _deal_with_claim(
+    s: MahjongState,
+    obs: MahjongObservation,
+    pool: list[int],
+    sizes: dict[int, int],
+    seat: int,
+    rng: np.random.Generator,
+) -> list[int]:
+    """Deal the hidden tiles so that ``seat`` holds a claim on the window tile; returns the wall rest."""
+    t = obs.window_tile
+    left = pool[:]
+    core: list[int] = []
+    choices: list[list[int]] = []
+    if obs.phase == Phase.CLAIM and s.live_tiles >= 1 and sizes[seat] >= 2:
+        if left[t] >= 2:
+            choices.append([t, t])
+        if seat == (obs.window_from + 1) % NUM_PLAYERS and t < 27:
+            r = t % 9
+            for a, b in ((1, 2), (-1, 1), (-2, -1)):
+                if 0 <= r + a <= 8 and 0 <= r + b <= 8 and left[t + a] and left[t + b]:
+                    choices.append([t + a, t + b])
+    if choices:
+        core = choices[int(rng.integers(len(choices)))]
+    else:
+        core = _random_winning_part(left, t, sizes[seat], rng) or []
+    for k in core:
+        left[k] -= 1
+    flat = rng.permutation(np.repeat(np.arange(NUM_KINDS), left))
+    pos = 0
+    for p in sizes:
+        h = [0] * NUM_KINDS
+        n = sizes[p]
+        if p == seat:
+            for k in core:
+                h[k] += 1
+            n -= len(core)
+        for k in flat[pos : pos + n]:
+            h[int(k)] += 1
+        pos += n
+        s.hands[p] = h
+    return [int(k) for k in flat[pos:]]
+
+
+def _random_winning_part(pool: list[int], t: int, size: int, rng: np.random.Generator) -> list[int] | None:
+    """``size`` tiles from ``pool`` that become sets + a pair with the extra tile ``t``."""
+    n_sets = (size - 1) // 3
+    for _ in range(200):
+        c = pool[:]
+        c[t] += 1
+        taken: list[int] = []
+        ok = True
+        # the group that uses t: its pair, a pung, or a chow through it
+        groups = [[t, t]] if c[t] >= 2 else []
+        if c[t] >= 3:
+            groups.append([t, t, t])
+        if t < 27:
+            for lo in (t - 2, t - 1, t):
+                if (
+                    lo >= 0
+                    and lo // 9 == t // 9
+                    and (lo % 9) <= 6
+                    and lo + 2 < 27
+                    and all(c[lo + i] >= 1 for i in range(3))
+                ):
+                    groups.append([lo, lo + 1, lo + 2])
+        if not groups:
+            return None
+        first = groups[int(rng.integers(len(groups)))]
+        pair_done = len(first) == 2
+        sets_done = 0 if pair_done else 1
+        for k in first:
+            c[k] -= 1
+            taken.append(k)
+        misses = 0
+        while sets_done < n_sets or not pair_done:
+            avail = [k for k in range(NUM_KINDS) if c[k]]
+            k = avail[int(rng.integers(len(avail)))]
+            options = []
+            if not pair_done and c[k] >= 2:
+                options.append([k, k])
+            if sets_done < n_sets:
+                if c[k] >= 3:
+                    options.append([k, k, k])
+                if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
+                    options.append([k, k + 1, k + 2])
+            if not options:
+                misses += 1
+                if misses > 100:
+                    ok = False
+                    break
+                continue
+            g = options[int(rng.integers(len(options)))]
+            for x in g:
+                c[x] -= 1
+                taken.append(x)
+            if len(g) == 2:
+                pair_done = True
+            else:
+                sets_done += 1
+        if ok and len(taken) == size + 1:
+            taken.remove(t)
+            return taken
+    return None
+
+
+def wall_notation(wall: Sequence[int]) -> str:
+    """The wall in dealing order, one tile after another (``1m5p3z…``, 272 characters)."""
+    if len(wall) != NUM_TILES:
+        raise InvalidNotationError(f"a wall has {NUM_TILES} tiles, got {len(wall)}")
+    return "".join(tile_name(int(k)) for k in wall)
+
+
+def parse_wall(text: str) -> tuple[int, ...]:
+    """Inverse of :func:`wall_notation` (tiles in written order; each kind exactly 4 times)."""
+    kinds = parse_kinds(text.removeprefix("wall").strip())
+    if len(kinds) != NUM_TILES:
+        raise InvalidNotationError(f"a wall has {NUM_TILES} tiles, got {len(kinds)} in {text[:40]!r}…")
+    return tuple(kinds)  # 136 tiles, none more than 4 times: exactly 4 of each
+
+
+def build_wall(
+    hands: Sequence[str],
+    draws: str = "",
+    replacements: str = "",
+    *,
+    dealer: int = 0,
+    seed: SeedLike = 0,
+) -> tuple[int, ...]:
+    """A 136-tile wall that deals the given tiles: for puzzles, tests and replaying real hands.
+
+    ``hands[seat]`` is the notation of that seat's starting tiles (17 for ``dealer``, 16 for the
+    others; a shorter string is topped up at random), ``draws`` the normal draws in order from
+    the head, ``replacements`` the kong replacement tiles in order from the tail. The tiles not
+    named are shuffled with ``seed`` into the remaining places.
+    """
+    if len(hands) != NUM_PLAYERS:
+        raise InvalidNotationError(f"build_wall needs 4 hands (one per seat), got {len(hands)}")
+    named = [parse_kinds(h) for h in hands]
+    head = parse_kinds(draws)
+    back = parse_kinds(replacements)
+    counts = [0] * NUM_KINDS
+    for k in [*(k for h in named for k in h), *head, *back]:
+        counts[k] += 1
+        if counts[k] > COPIES:
+            raise InvalidNotationError(f"build_wall: more than {COPIES} of {tile_name(k)} named")
+    for seat, h in enumerate(named):
+        cap = HAND_SIZE + (1 if seat == dealer else 0)
+        if len(h) > cap:
+            raise InvalidNotationError(f"build_wall: seat {seat} is dealt {cap} tiles, {len(h)} named")
+    spare = [k for k in range(NUM_KINDS) for _ in range(COPIES - counts[k])]
+    spare_arr = as_generator(seed).permutation(np.array(spare, dtype=np.int64))
+    fill = iter(int(k) for k in spare_arr)
+    wall: list[int] = [-1] * NUM_TILES
+    for i in range(NUM_PLAYERS):
+        seat = (dealer + i) % NUM_PLAYERS
+        tiles = named[seat] + [next(fill) for _ in range(HAND_SIZE + (seat == dealer) - len(named[seat]))]
+        wall[i * HAND_SIZE : (i + 1) * HAND_SIZE] = tiles[:HAND_SIZE]
+        if seat == dealer:
+            wall[NUM_PLAYERS * HAND_SIZE] = tiles[HAND_SIZE]
+    start = NUM_PLAYERS * HAND_SIZE + 1
+    if len(head) + len(back) > NUM_TILES - start:
+        raise InvalidNotationError("build_wall: more draws and replacements named than the wall holds")
+    wall[start : start + len(head)] = head
+    for i, k in enumerate(back):
+        wall[NUM_TILES - 1 - i] = k
+    for i in range(NUM_TILES):
+        if wall[i] < 0:
+            wall[i] = next(fill)
+    return tuple(wall)

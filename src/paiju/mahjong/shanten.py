@@ -1,0 +1,473 @@
+"""Shanten (向聽數) and effective tiles (進張) of regular hands of any size 3k+1 / 3k+2.
+
+A regular hand is k sets (chow / pung) and one pair. Taiwan 16-tile mahjong has no special
+shapes (no seven pairs, no thirteen orphans: ``shared/spec/RULES-mahjong.md`` §5), so this
+is the only shape. Exposed melds are already complete sets, so the shanten of a player is the
+shanten of his *concealed* tiles alone with ``k = len(concealed) // 3``: a 16/17-tile
+concealed hand needs 5 sets and a pair, 13/14 tiles (one exposed meld) need 4, and so on.
+
+Definition used (the standard one, equal to the PyPI ``mahjong`` package's regular-hand
+value, which the tests check on many random hands)::
+
+    distance(H) = min over complete hands W of |W - H|     (tiles W needs that H lacks)
+    shanten(H)  = distance(H) - 1
+
+where W ranges over the multisets of k sets + 1 pair with at most 4 copies of each kind.
+So a complete hand has shanten -1, a ready hand (聽牌) 0, and a tile you hold four of can
+never be waited on: that copy limit is exactly what makes naive "melds and partial melds"
+counts wrong on hands like ``1111m234p567p789p``.
+
+How it is fast: ``distance`` splits over the four suits, because a set never mixes suits.
+For every count vector of one suit (5^9 of them; 5^7 for honours) a table gives the
+distance to "m sets (+ a pair)" for m = 0..5 -- built once, at first use, with a few
+vectorised numpy passes (about one second; see :func:`build_distance_table`), then kept in
+memory as a small row-id array (the 1.95 million suit vectors have only a couple of hundred
+distinct rows). A hand's distance is the min-plus combination of its four suit rows, and the
+combinations are memoised on row ids, so a lookup is a few dict hits (see
+``benchmarks/mahjong_shanten.py`` for the speed against the ``mahjong`` package).
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from paiju.core.errors import InvalidNotationError
+from paiju.mahjong.tiles import NUM_KINDS, parse_counts, tile_name
+
+MAX_SETS = 5
+"""Most sets a concealed hand can still need: 5 sets + pair = the 17-tile Taiwan hand."""
+MAX_TILES = 3 * MAX_SETS + 2
+"""17: the largest concealed hand (a 16-tile hand plus the drawn tile)."""
+COPIES = 4
+
+_INF = 31
+"""Distance of an impossible class (real distances are <= 17; 31 packs a row into 5-bit fields)."""
+_NCLS = 2 * (MAX_SETS + 1)
+"""Columns of a distance row: index ``2 * m + p`` = m sets, p (0/1) pairs."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Table construction
+# ---------------------------------------------------------------------------------------------
+Meld = tuple[tuple[int, int], ...]
+"""A set as (axis, copies) pairs inside one suit: a pung ``((r, 3),)``, a chow three ``(r+i, 1)``."""
+
+
+def _slices(n_axes: int, meld: Meld, upper: bool) -> tuple[slice, ...]:
+    out = [slice(None)] * n_axes
+    for axis, k in meld:
+        out[axis] = slice(k, COPIES + 1) if upper else slice(0, COPIES + 1 - k)
+    return tuple(out)
+
+
+def build_distance_table(n_axes: int, melds: Sequence[Meld], max_sets: int = MAX_SETS) -> np.ndarray:
+    """Distance of every count vector of one suit to "m sets + p pairs", for all m, p.
+
+    Returns an int8 array of shape ``(2 * (max_sets + 1), 5 ** n_axes)``: entry
+    ``[2 * m + p, v]`` is ``min_W sum_i max(W_i - v_i, 0)`` over the complete sub-hands W
+    of that suit with m sets and p pairs (each kind at most 4 times), where ``v`` is the
+    base-5 index ``sum v_i * 5 ** (n_axes - 1 - i)``. Impossible classes read ``_INF``.
+
+    Two vectorised steps, both exact:
+
+    1. the indicator of the complete sub-hands of each class, by shifting the class with one
+       set fewer by each set (and each pair), clipped at 4 copies;
+    2. the distance transform. The cost ``sum_i max(W_i - v_i, 0)`` is separable over the
+       axes, so it is computed one axis at a time: along an axis,
+       ``new[c] = min(min_{w <= c} D[w], new[c + 1] + 1)`` (a cumulative minimum for the
+       tiles already held, then a backward pass paying one per missing copy).
+    """
+    shape = (COPIES + 1,) * n_axes
+    ncls = 2 * (max_sets + 1)
+    present = np.zeros((ncls, *shape), dtype=bool)
+    present[(0,) + (0,) * n_axes] = True
+    pairs: list[Meld] = [((r, 2),) for r in range(n_axes)]
+    for m in range(max_sets + 1):
+        if m:
+            for meld in melds:
+                source = present[2 * m - 2][_slices(n_axes, meld, False)]
+                present[2 * m][_slices(n_axes, meld, True)] |= source
+        for pair in pairs:
+            present[2 * m + 1][_slices(n_axes, pair, True)] |= present[2 * m][_slices(n_axes, pair, False)]
+    size = (COPIES + 1) ** n_axes
+    dist = np.where(present, np.int8(0), np.int8(_INF)).reshape(ncls, size)
+    tmp = np.empty(ncls * size // (COPIES + 1), dtype=np.int8)
+    for axis in range(n_axes):
+        view = dist.reshape(ncls * (COPIES + 1) ** axis, COPIES + 1, (COPIES + 1) ** (n_axes - 1 - axis))
+        plus = tmp.reshape(view.shape[0], view.shape[2])
+        for c in range(1, COPIES + 1):
+            np.minimum(view[:, c], view[:, c - 1], out=view[:, c])
+        for c in range(COPIES - 1, -1, -1):
+            np.add(view[:, c + 1], 1, out=plus)
+            np.minimum(view[:, c], plus, out=view[:, c])
+    np.minimum(dist, _INF, out=dist)
+    return dist
+
+
+SUIT_MELDS: tuple[Meld, ...] = tuple(((r, 3),) for r in range(9)) + tuple(
+    ((r, 1), (r + 1, 1), (r + 2, 1)) for r in range(7)
+)
+"""The 16 sets inside a numbered suit: 9 pungs, 7 chows."""
+HONOUR_MELDS: tuple[Meld, ...] = tuple(((r, 3),) for r in range(7))
+"""Honours only form pungs (RULES-mahjong.md §3: honours never chow)."""
+
+
+def _combine(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Min-plus product of two distance rows (the sets and the pair split between them)."""
+    out = [_INF] * _NCLS
+    for m1 in range(MAX_SETS + 1):
+        for p1 in (0, 1):
+            va = a[2 * m1 + p1]
+            if va >= _INF:
+                continue
+            for m2 in range(MAX_SETS + 1 - m1):
+                for p2 in range(2 - p1):
+                    v = va + b[2 * m2 + p2]
+                    j = 2 * (m1 + m2) + p1 + p2
+                    if v < out[j]:
+                        out[j] = v
+    return tuple(min(v, _INF) for v in out)
+
+
+class _Tables:
+    """The per-suit tables and the memoised combinations (one instance, built lazily)."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, ...]] = []
+        self._row_ids: dict[tuple[int, ...], int] = {}
+        suit = build_distance_table(9, SUIT_MELDS)
+        honour = build_distance_table(7, HONOUR_MELDS)
+        # array('H'): 2 bytes per entry, and indexing returns plain ints (fast in the search)
+        self.suit_ids = array("H", self._intern_table(suit).astype(np.uint16).tobytes())
+        self.honour_ids = array("H", self._intern_table(honour).astype(np.uint16).tobytes())
+        self.suit_cache: dict[tuple[int, ...], int] = {}
+        self.honour_cache: dict[tuple[int, ...], int] = {}
+        self.pair_cache: dict[int, int] = {}
+        self.final_cache: dict[int, int] = {}
+
+    def _intern(self, row: tuple[int, ...]) -> int:
+        rid = self._row_ids.get(row)
+        if rid is None:
+            rid = len(self.rows)
+            self.rows.append(row)
+            self._row_ids[row] = rid
+        return rid
+
+    def _intern_table(self, table: np.ndarray) -> np.ndarray:
+        """Replace every column by the id of its (interned) row; few distinct rows exist."""
+        packed = np.zeros(table.shape[1], dtype=np.int64)
+        for j in range(table.shape[0]):
+            packed = (packed << 5) | table[j].astype(np.int64)
+        uniq, inverse = np.unique(packed, return_inverse=True)
+        ids = np.empty(len(uniq), dtype=np.int32)
+        for u, value in enumerate(uniq.tolist()):
+            row = tuple((value >> (5 * (table.shape[0] - 1 - j))) & 31 for j in range(table.shape[0]))
+            ids[u] = self._intern(row)
+        return ids[inverse.reshape(-1)]
+
+    # -- lookups ----------------------------------------------------------------------------
+    def suit_row(self, key: tuple[int, ...]) -> int:
+        rid = self.suit_cache.get(key)
+        if rid is None:
+            rid = self.suit_ids[_base5(key)]
+            self.suit_cache[key] = rid
+        return rid
+
+    def honour_row(self, key: tuple[int, ...]) -> int:
+        rid = self.honour_cache.get(key)
+        if rid is None:
+            rid = self.honour_ids[_base5(key)]
+            self.honour_cache[key] = rid
+        return rid
+
+    def pair(self, a: int, b: int) -> int:
+        key = (a << 20) | b
+        rid = self.pair_cache.get(key)
+        if rid is None:
+            rid = self._intern(_combine(self.rows[a], self.rows[b]))
+            self.pair_cache[key] = rid
+        return rid
+
+    def final(self, suited: int, honours: int, sets: int) -> int:
+        key = (suited << 24) | (honours << 4) | sets
+        d = self.final_cache.get(key)
+        if d is None:
+            a, h = self.rows[suited], self.rows[honours]
+            d = min(
+                a[2 * m + p] + h[2 * (sets - m) + 1 - p] for m in range(sets + 1) for p in (0, 1)
+            )
+            self.final_cache[key] = d
+        return d
+
+    def distance(self, counts: Sequence[int], sets: int) -> int:
+        """Distance of a hand (34 counts, values already known valid) needing ``sets`` sets."""
+        c = counts if type(counts) is tuple else tuple(counts)  # tuple slices are cheap dict keys
+        sc = self.suit_cache
+        m = sc.get(c[0:9])
+        if m is None:
+            m = self.suit_row(c[0:9])
+        p = sc.get(c[9:18])
+        if p is None:
+            p = self.suit_row(c[9:18])
+        s = sc.get(c[18:27])
+        if s is None:
+            s = self.suit_row(c[18:27])
+        z = self.honour_cache.get(c[27:34])
+        if z is None:
+            z = self.honour_row(c[27:34])
+        pc = self.pair_cache
+        mp = pc.get((m << 20) | p)
+        if mp is None:
+            mp = self.pair(m, p)
+        mps = pc.get((mp << 20) | s)
+        if mps is None:
+            mps = self.pair(mp, s)
+        d = self.final_cache.get((mps << 24) | (z << 4) | sets)
+        if d is None:
+            d = self.final(mps, z, sets)
+        return d
+
+
+    def distance_at(self, index: Sequence[int], sets: int) -> int:
+        """Distance from the four base-5 suit indices of :func:`suit_indices` (the search's path).
+
+        Search code keeps the indices up to date as tiles come and go (``+ KIND_STEP[k]``),
+        so a child hand costs a few list and dict lookups, no tuple building.
+        """
+        sid = self.suit_ids
+        m, p, s = sid[index[0]], sid[index[1]], sid[index[2]]
+        z = self.honour_ids[index[3]]
+        pc = self.pair_cache
+        mp = pc.get((m << 20) | p)
+        if mp is None:
+            mp = self.pair(m, p)
+        mps = pc.get((mp << 20) | s)
+        if mps is None:
+            mps = self.pair(mp, s)
+        d = self.final_cache.get((mps << 24) | (z << 4) | sets)
+        if d is None:
+            d = self.final(mps, z, sets)
+        return d
+
+
+def _base5(key: tuple[int, ...]) -> int:
+    idx = 0
+    for v in key:
+        if not 0 <= v <= COPIES:
+            raise InvalidNotationError(f"a tile count must be 0..{COPIES}, got {v}")
+        idx = idx * (COPIES + 1) + v
+    return idx
+
+
+_TABLES: _Tables | None = None
+_LOCK = threading.Lock()
+
+
+def _tables() -> _Tables:
+    global _TABLES
+    if _TABLES is None:
+        with _LOCK:
+            if _TABLES is None:
+                _TABLES = _Tables()
+    return _TABLES
+
+
+KIND_SUIT = tuple(min(k // 9, 3) for k in range(NUM_KINDS))
+"""Which of the four indices (m, p, s, honours) a kind belongs to."""
+KIND_STEP = tuple(
+    (COPIES + 1) ** (8 - k % 9) if k < 27 else (COPIES + 1) ** (33 - k) for k in range(NUM_KINDS)
+)
+"""How much one tile of a kind adds to its suit's base-5 index."""
+
+
+def suit_indices(counts: Sequence[int]) -> list[int]:
+    """The base-5 indices of the four suits of a hand (for :meth:`_Tables.distance_at`)."""
+    out = [0, 0, 0, 0]
+    for k in range(NUM_KINDS):
+        if counts[k]:
+            out[KIND_SUIT[k]] += counts[k] * KIND_STEP[k]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Count-vector API (what agents and the engine call)
+# ---------------------------------------------------------------------------------------------
+def sets_needed(num_tiles: int) -> int:
+    """Sets a concealed hand of ``num_tiles`` still needs; raises for sizes that cannot occur."""
+    if num_tiles % 3 == 0 or not 0 < num_tiles <= MAX_TILES:
+        raise InvalidNotationError(
+            f"a concealed hand has 3k+1 or 3k+2 tiles (k <= {MAX_SETS}), got {num_tiles} tiles"
+        )
+    return num_tiles // 3
+
+
+def _check_counts(counts: Sequence[int]) -> int:
+    if len(counts) != NUM_KINDS:
+        raise InvalidNotationError(f"a count vector has {NUM_KINDS} entries, got {len(counts)}")
+    return sum(counts)
+
+
+def shanten_counts(counts: Sequence[int]) -> int:
+    """Shanten of a concealed hand given as 34 counts (a list of ints; -1 = complete)."""
+    if len(counts) != NUM_KINDS:
+        raise InvalidNotationError(f"a count vector has {NUM_KINDS} entries, got {len(counts)}")
+    n = sum(counts)
+    if n % 3 == 0 or not 0 < n <= MAX_TILES:
+        sets_needed(n)  # raises the error naming the size
+    return (_TABLES or _tables()).distance(counts, n // 3) - 1
+
+
+def is_complete_counts(counts: Sequence[int]) -> bool:
+    """Whether a 3k+2 concealed hand is k sets + a pair (a winning shape)."""
+    n = _check_counts(counts)
+    return n % 3 == 2 and _tables().distance(counts, sets_needed(n)) == 0
+
+
+def _default_unseen(counts: Sequence[int]) -> list[int]:
+    return [COPIES - c for c in counts]
+
+
+def _check_unseen(unseen: Sequence[int] | None, counts: Sequence[int]) -> Sequence[int]:
+    if unseen is None:
+        return _default_unseen(counts)
+    if len(unseen) != NUM_KINDS:
+        raise InvalidNotationError(f"an unseen-count vector has {NUM_KINDS} entries, got {len(unseen)}")
+    for k, u in enumerate(unseen):
+        if not 0 <= u <= COPIES - counts[k]:
+            raise InvalidNotationError(
+                f"unseen copies of {tile_name(k)} must be 0..{COPIES - counts[k]} with "
+                f"{counts[k]} in hand, got {u}"
+            )
+    return unseen
+
+
+def _waits(c: list[int], sets: int, target: int, unseen: Sequence[int], t: _Tables) -> dict[int, int]:
+    """Kinds whose draw brings the distance of ``c`` (3k+1 tiles) down to ``target``."""
+    out: dict[int, int] = {}
+    for kind in range(NUM_KINDS):
+        if unseen[kind] > 0 and c[kind] < COPIES:
+            c[kind] += 1
+            if t.distance(c, sets) <= target:
+                out[kind] = unseen[kind]
+            c[kind] -= 1
+    return out
+
+
+def effective_counts(counts: Sequence[int], unseen: Sequence[int] | None = None) -> dict[int, int]:
+    """Effective tiles (進張): kind -> unseen copies, for the draws that lower the shanten.
+
+    For a 3k+1 hand these are the draws after which the 3k+2 hand has a lower shanten.
+    For a 3k+2 hand (a discard is due) they are the union over the discards that keep the
+    shanten of each discard's effective tiles: the tiles that improve the hand by one
+    exchange. A complete hand has none. ``unseen[kind]`` is how many copies the player
+    cannot see (defaults to ``4 - counts``: only his own hand is known); a kind with no
+    unseen copy is never listed.
+    """
+    n = _check_counts(counts)
+    sets = sets_needed(n)
+    t = _tables()
+    c = list(counts)
+    u = _check_unseen(unseen, c)
+    d = t.distance(c, sets)
+    if n % 3 == 1:
+        return _waits(c, sets, d - 1, u, t)
+    out: dict[int, int] = {}
+    for kind in range(NUM_KINDS):
+        if c[kind]:
+            c[kind] -= 1
+            if t.distance(c, sets) == d:  # this discard keeps the shanten
+                out.update(_waits(c, sets, d - 1, u, t))
+            c[kind] += 1
+    return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class DiscardOption:
+    """One discard of a 3k+2 hand: the shanten after it and its effective tiles."""
+
+    discard: int
+    shanten: int
+    effective: dict[int, int]
+
+    @property
+    def total(self) -> int:
+        """Number of unseen tiles that lower the shanten after this discard."""
+        return sum(self.effective.values())
+
+
+def discard_options(counts: Sequence[int], unseen: Sequence[int] | None = None) -> list[DiscardOption]:
+    """Every distinct discard of a 3k+2 hand, best first (lowest shanten, most effective tiles).
+
+    ``unseen`` counts the copies the player cannot see *before* the discard; the discarded
+    tile becomes visible, so it is never counted twice.
+    """
+    n = _check_counts(counts)
+    if n % 3 != 2:
+        raise InvalidNotationError(f"discard options need a 3k+2 hand (a discard is due), got {n} tiles")
+    sets = sets_needed(n)
+    t = _tables()
+    c = list(counts)
+    u = _check_unseen(unseen, c)
+    options: list[DiscardOption] = []
+    for kind in range(NUM_KINDS):
+        if c[kind]:
+            c[kind] -= 1
+            d = t.distance(c, sets)
+            options.append(DiscardOption(kind, d - 1, _waits(c, sets, d - 1, u, t)))
+            c[kind] += 1
+    options.sort(key=lambda o: (o.shanten, -o.total, o.discard))
+    return options
+
+
+# ---------------------------------------------------------------------------------------------
+# Notation API (what people and the CLI call)
+# ---------------------------------------------------------------------------------------------
+def shanten(tiles: str) -> int:
+    """Shanten of a concealed hand in tenhou notation: ``shanten("123m456p789s1122z") == 0``.
+
+    -1 means complete (k sets + a pair), 0 ready, n: n more useful tiles to be ready.
+    """
+    return shanten_counts(parse_counts(tiles))
+
+
+def effective_tiles(tiles: str) -> dict[str, int]:
+    """Effective tiles of a hand in notation: tile -> unseen copies (see :func:`effective_counts`).
+
+    ``effective_tiles("1234m")`` (4 tiles, shanten 0) is ``{"1m": 3, "4m": 3}``.
+    """
+    return {tile_name(k): v for k, v in effective_counts(parse_counts(tiles)).items()}
+
+
+def discard_table(tiles: str) -> dict[str, tuple[int, dict[str, int]]]:
+    """For a 3k+2 hand in notation: discard -> (shanten after it, its effective tiles), best first."""
+    return {
+        tile_name(o.discard): (o.shanten, {tile_name(k): v for k, v in o.effective.items()})
+        for o in discard_options(parse_counts(tiles))
+    }
+
+
+def warm_up() -> None:
+    """Build the tables now (about a second) instead of at the first query."""
+    _tables()
+
+
+__all__ = [
+    "MAX_SETS",
+    "MAX_TILES",
+    "DiscardOption",
+    "build_distance_table",
+    "discard_options",
+    "discard_table",
+    "effective_counts",
+    "effective_tiles",
+    "is_complete_counts",
+    "sets_needed",
+    "shanten",
+    "shanten_counts",
+    "warm_up",
+]
