@@ -1,7 +1,243 @@
-"""`paiju ddz` sub-commands."""
+"""`paiju ddz` sub-commands: moves, deal, play (the engine, H1) and split (hand splitting, H3)."""
 
 from __future__ import annotations
 
 import typer
 
 app = typer.Typer(no_args_is_help=True)
+
+
+def _say(text: str) -> None:
+    """Print plain text: card notation like ``[33][44]`` must not be read as Rich markup."""
+    from paiju.cli.common import console
+
+    console.print(text, markup=False, soft_wrap=True)
+
+
+# --- engine commands: `paiju ddz moves | deal | play` (spec §1-2) ------------------------------
+
+
+@app.command("moves")
+def moves_command(
+    hand: str = typer.Argument(..., help="The hand in any card order, e.g. 34445556789TA22XD."),
+    beat: str | None = typer.Option(None, "--beat", "-b", help="The move to beat (omit for a free lead)."),
+    beat_type: str | None = typer.Option(
+        None, "--beat-type", help="Reading of --beat when its cards have two: trio_chain or airplane_solo."
+    ),
+    wings: str = typer.Option("douzero", "--wings", help="Wing rule: douzero (default) or rlcard (strict)."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """List every legal move of HAND (duplicate-free, canonical notation), grouped by type."""
+    from paiju.cli.common import print_json
+    from paiju.core.errors import ConfigError, InvalidNotationError
+    from paiju.doudizhu.cards import Hand
+    from paiju.doudizhu.movegen import generate
+    from paiju.doudizhu.moves import PASS, Move, key_of
+
+    if wings not in ("douzero", "rlcard"):
+        raise ConfigError(f"--wings {wings!r}: use douzero or rlcard")
+    cards = Hand.parse(hand)
+    target = None
+    if beat is not None:
+        target = Move.parse(beat, beat_type)
+        if target is PASS:
+            raise InvalidNotationError("--beat pass: omit --beat for a free lead")
+    elif beat_type is not None:
+        raise ConfigError("--beat-type needs --beat")
+    moves = generate(key_of(cards.counts), target, strict=wings == "rlcard")
+    if target is not None and target.size > 0:
+        moves_out = [*moves, PASS]
+    else:
+        moves_out = moves
+    if as_json:
+        print_json(
+            {
+                "hand": str(cards),
+                "beat": None if target is None else {"cards": str(target), "type": target.type.name.lower()},
+                "wings": wings,
+                "count": len(moves),
+                "moves": [{"cards": str(m), "type": m.type.name.lower()} for m in moves],
+                "can_pass": target is not None,
+            }
+        )
+        return
+    where = "free lead" if target is None else f"to beat {target.describe()}"
+    _say(f"{cards}  {where}: {len(moves)} moves{' + pass' if target is not None else ''}")
+    by_type: dict[str, list[str]] = {}
+    for m in moves_out:
+        by_type.setdefault(m.type.label, []).append(str(m))
+    for label, items in by_type.items():
+        _say(f"{label} ({len(items)}): " + " ".join(items))
+
+
+@app.command("deal")
+def deal_command(
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the shuffle (random if omitted)."),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """Deal the 54 cards by the paper's algorithm: landlord (20 with the kitty), farmer 1, farmer 2."""
+    from paiju.cli.common import print_json
+    from paiju.doudizhu.cards import Deal
+
+    deal = Deal.random(seed)
+    if as_json:
+        print_json(
+            {
+                "seed": seed,
+                "deal": str(deal),
+                "landlord": str(deal.landlord),
+                "farmer1": str(deal.farmer1),
+                "farmer2": str(deal.farmer2),
+                "kitty": str(deal.kitty),
+            }
+        )
+        return
+    _say(str(deal))
+    for role, hand in zip(("landlord", "farmer 1", "farmer 2"), deal.hands, strict=True):
+        _say(f"{role:>9}: {hand}  ({len(hand)})")
+    _say(f"{'kitty':>9}: {deal.kitty}  (open, part of the landlord's hand)")
+
+
+@app.command("play")
+def play_command(
+    agents: str = typer.Option(
+        "random,random,random", "--agents", "-a", help="Three agent specs for seats 0, 1, 2 (landlord first)."
+    ),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deal and of the agents."),
+    deal: str | None = typer.Option(None, "--deal", help="Play this deal ([landlord][farmer 1][farmer 2])."),
+    bidding: bool = typer.Option(False, "--bidding", help="Decide the landlord by a 1-2-3 bid."),
+    scoring: str = typer.Option("competition", "--scoring", help="competition (paper) or casual."),
+    wings: str = typer.Option("douzero", "--wings", help="Wing rule: douzero (default) or rlcard."),
+    as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON."),
+) -> None:
+    """Play one game between three agents and print a readable transcript."""
+    from paiju.cli.common import print_json, split_agents
+    from paiju.core.rng import as_generator, derive_seed
+    from paiju.doudizhu.agents import REGISTRY
+    from paiju.doudizhu.cards import Deal
+    from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame
+
+    specs = split_agents(agents, expected=3)
+    players = [REGISTRY.make(spec, seed=derive_seed(seed, 1, i)) for i, spec in enumerate(specs)]
+    game = DouDizhuGame(DouDizhuConfig(scoring=scoring, bidding=bidding, wing_rule=wings))
+    state = game.new_initial_state()
+    chance = as_generator(derive_seed(seed, 0))
+    if deal is not None:
+        state.apply(Deal.parse(deal))
+    lines: list[str] = []
+    turn = 0
+    limit = game.info.max_game_length * 4 + 100
+    while not state.is_terminal():
+        if state.is_chance_node():
+            dealt = state.apply_chance(chance)
+            lines.append(f"deal {dealt}")
+            continue
+        seat = state.current_player()
+        action = players[seat].act(state.observation(seat), state.legal_actions())
+        state.apply(action)
+        turn += 1
+        if turn > limit:
+            raise RuntimeError("Dou Dizhu game did not end: a rules bug")
+        if isinstance(action, Bid):
+            lines.append(f"{turn:>3}. seat {seat} ({specs[seat]}): {action}")
+        else:
+            who = f"seat {seat} {state.role_name(seat):<8} ({specs[seat]})"
+            text = "pass" if action.is_pass else f"{action}  [{action.type.label}]"  # type: ignore[union-attr]
+            lines.append(f"{turn:>3}. {who}: {text}")
+    record = state.record()
+    returns = state.returns()
+    if as_json:
+        print_json({"agents": specs, "seed": seed, "returns": returns, "record": record.to_dict()})
+        return
+    for line in lines:
+        _say(line)
+    _say(f"landlord: seat {state.landlord}; kitty {state.deal.kitty if state.deal else None}")
+    winner = state.winner
+    assert winner is not None
+    side = "landlord" if winner == state.landlord else "farmers"
+    facts = record.facts()
+    _say(
+        f"winner: seat {winner} ({side} win); bombs+rockets: {facts.bombs}; "
+        f"{game.rule.name} score: landlord {returns[state.landlord or 0]:+g}; returns {returns}"
+    )
+
+
+# --- `paiju ddz split`: hand splitting (拆牌, spec §3; owned by H3) ---------------------------
+
+
+@app.command("split")
+def split_command(
+    hand: str = typer.Argument(..., help="The hand in any card order, e.g. 34445556789TA22XD."),
+    method: str = typer.Option(
+        "exact", "--method", "-m", help="exact (provably optimal) or heuristic (the paper's 40 orders)"
+    ),
+    objective: str = typer.Option(
+        "groups", "--objective", "-o", help="groups (fewest groups) or plays (fewest plays, kickers attached)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON instead of a table."),
+) -> None:
+    """Split a hand into basic groups; print each group with its type, the plays and the tags."""
+    from rich.table import Table
+
+    from paiju.cli.common import console, print_json
+    from paiju.doudizhu.split import split as split_hand
+
+    result = split_hand(hand, method=method, objective=objective)
+    if as_json:
+        print_json({"method": method, "objective": objective, **result.to_dict()})
+        return
+    console.print(f"{result.hand}  [dim]{method} split, fewest {objective}[/dim]")
+    table = Table(show_edge=False)
+    table.add_column("group")
+    table.add_column("type")
+    table.add_column("label", justify="right")
+    for group in result:
+        table.add_row(str(group), group.type.value, str(group.label))
+    console.print(table)
+    plays = result.plays()
+    console.print(f"groups: {len(result)}   plays: {len(plays)}")
+    console.print("plays:  " + "  ".join(f"{p} ({p.kind})" for p in plays))
+    console.print(f"tags:   {result.tags()}")
+
+
+# --- self-play at scale: `paiju ddz selfplay` (H9, paiju/doudizhu/selfplay.py) ------------------
+
+
+@app.command("selfplay")
+def selfplay_command(
+    agents: str = typer.Option(
+        ..., "--agents", "-a", help="Line-up in seat order (landlord, farmer 1, farmer 2), or one for all."
+    ),
+    games: int = typer.Option(..., "--games", "-n", help="Number of games (indices 0..N-1)."),
+    out: str = typer.Option(..., "--out", "-o", help="Record directory (Parquet); rerun to resume."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Local processes (or Ray tasks in flight)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i is dealt from derive_seed(seed, i)."),
+    use_ray: bool = typer.Option(False, "--ray", help="Play on Ray ($RAY_ADDRESS, else a local instance)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+) -> None:
+    """Record self-play games (core records format) with a progress bar; resumes after interruption."""
+    from paiju.cli.common import console, print_json, split_agents
+    from paiju.core.errors import ConfigError
+    from paiju.doudizhu.selfplay import selfplay
+
+    if games < 1:
+        raise ConfigError(f"--games must be positive, got {games}")
+    result = selfplay(
+        split_agents(agents), games, out, workers=workers, seed=seed, use_ray=use_ray, progress=not as_json
+    )
+    if use_ray:
+        import ray
+
+        ray.shutdown()
+    summary = result.as_dict()
+    if as_json:
+        print_json(summary)
+        return
+    rate = summary["games_per_second"]
+    console.print(
+        f"{summary['played']} games played, {summary['skipped']} already recorded, in {out} "
+        f"({summary['backend']}, {workers} worker(s)"
+        + (f", {rate:.1f} games/s)" if rate is not None else ")"),
+        markup=False,
+    )
+    console.print(f"run {summary['run_id']}: {', '.join(summary['agents'])}", markup=False)

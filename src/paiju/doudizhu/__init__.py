@@ -1,0 +1,86 @@
+"""Dou Dizhu (斗地主): cards and notation, moves, legal-move generation, the game, splitting.
+
+Light on purpose: importing ``paiju.doudizhu`` loads only the card notation
+(:mod:`paiju.doudizhu.cards`); the move classifier and generator
+(:mod:`paiju.doudizhu.moves`, :mod:`paiju.doudizhu.movegen`) and the game
+(:mod:`paiju.doudizhu.game`) are imported on first use.
+
+Stable string API: :func:`legal_moves` (``legal_moves("33345", beat="3")``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from paiju.doudizhu.cards import RANKS, Deal, Hand
+
+if TYPE_CHECKING:  # for type checkers only; at run time these load lazily via __getattr__
+    from paiju.doudizhu.game import (
+        Bid,
+        DouDizhuConfig,
+        DouDizhuGame,
+        DouDizhuObservation,
+        DouDizhuState,
+        GameRecord,
+        rescore,
+    )
+    from paiju.doudizhu.moves import PASS, Move, MoveType
+
+# The stable splitting API: ``paiju.doudizhu.split(hand, method, objective)``. Binding the
+# function here shadows the submodule attribute on purpose; ``from paiju.doudizhu.split import
+# Split`` still works because the module stays in ``sys.modules``.
+from paiju.doudizhu.split import Split, split
+
+_LAZY = {
+    "Move": "paiju.doudizhu.moves",
+    "MoveType": "paiju.doudizhu.moves",
+    "PASS": "paiju.doudizhu.moves",
+    "DouDizhuGame": "paiju.doudizhu.game",
+    "DouDizhuState": "paiju.doudizhu.game",
+    "DouDizhuConfig": "paiju.doudizhu.game",
+    "DouDizhuObservation": "paiju.doudizhu.game",
+    "Bid": "paiju.doudizhu.game",
+    "GameRecord": "paiju.doudizhu.game",
+    "rescore": "paiju.doudizhu.game",
+}
+
+
+def legal_moves(hand: str, beat: str | None = None) -> list[str]:
+    """Every legal move of ``hand`` in canonical notation, duplicate-free, pass not included.
+
+    With ``beat=None`` the hand leads freely; otherwise only moves that beat ``beat`` (same
+    type and length with a higher main rank, or a bomb/rocket) are listed. Raises
+    :class:`paiju.core.errors.InvalidNotationError` for bad notation.
+    """
+    from paiju.doudizhu.movegen import legal_moves as _legal_moves
+
+    return _legal_moves(hand, beat)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'paiju.doudizhu' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = [
+    "PASS",
+    "RANKS",
+    "Bid",
+    "Deal",
+    "DouDizhuConfig",
+    "DouDizhuGame",
+    "DouDizhuObservation",
+    "DouDizhuState",
+    "GameRecord",
+    "Hand",
+    "Move",
+    "MoveType",
+    "Split",
+    "legal_moves",
+    "rescore",
+    "split",
+]

@@ -1,0 +1,458 @@
+"""Legal-move generation on packed count keys (STYLE.md guideline 8).
+
+Shape: classify the move to beat, generate only that type (and length) above its rank, then
+add bombs and the rocket; on a free lead generate every type. Everything works on the hand's
+15 rank counts, so a move can never be produced twice: there is exactly one way to pick
+counts, unlike DouZero's combinations over card lists (its bug D1). Card sets with several
+readings are generated once, in the reading :mod:`paiju.doudizhu.moves` documents (``top``
+reading when following, ``lead`` reading on a free lead).
+
+How it is fast (each step measured in ``docs/results/ddz-engine.md``):
+
+* every move is an interned :class:`Move`, so generating one is a lookup, not an allocation;
+* four bit masks of the hand (ranks with >= 1, >= 2, >= 3, 4 cards; one bit per rank's
+  nibble) are computed with a handful of integer operations, and every kicker-free part of
+  the answer (solos + solo chains, pairs + pair chains, trios + trio chains, bombs, a trio's
+  solo/pair kickers, a four's kickers, an airplane's pair wings) is a tuple looked up by
+  mask in a table that is filled lazily, the first time a mask is seen;
+* airplane solo wings depend on the exact counts, so they are enumerated as multisets of
+  the remaining counts (one count per rank: duplicate-free) and memoised per remaining hand;
+* the lead list of a hand is memoised (bounded), which pays off in search rollouts where
+  the same hands recur.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import Final, Generic, TypeVar
+
+from paiju.core.errors import InvalidNotationError
+from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, parse_counts
+from paiju.doudizhu.moves import (
+    _INTERN,
+    PASS,
+    SHIFTS,
+    UNIT,
+    Move,
+    contains_key,
+    intern,
+    key_of,
+)
+
+_SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 1, 2, 3, 4, 5
+_TRIO_SOLO, _TRIO_PAIR, _SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = 6, 7, 8, 9, 10
+_AIRPLANE_SOLO, _AIRPLANE_PAIR, _FOUR_TWO_SOLO, _FOUR_TWO_PAIR = 11, 12, 13, 14
+_CHAIN_TOP: Final = 11
+_MIN_CHAIN: Final = {1: 5, 2: 3, 3: 2}
+_CHAIN_TYPE: Final = {1: _SOLO_CHAIN, 2: _PAIR_CHAIN, 3: _TRIO_CHAIN}
+
+LOW: Final = sum(1 << s for s in SHIFTS)
+"""Bit 0 of every rank nibble: the layout of the rank masks."""
+CHAINABLE: Final = sum(1 << SHIFTS[r] for r in range(_CHAIN_TOP + 1))
+"""Mask of the ranks 3..A (the ones that may form chains)."""
+ABOVE: Final = tuple(sum(1 << SHIFTS[r] for r in range(lo + 1, NUM_RANKS)) for lo in range(NUM_RANKS))
+"""ABOVE[r]: mask of the ranks higher than r."""
+JOKERS: Final = UNIT[SMALL_JOKER] | UNIT[BIG_JOKER]
+_ALL: Final = (1 << (4 * NUM_RANKS)) - 1
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lazy(dict[K, V], Generic[K, V]):
+    """A table filled on first use of each key (``table[key]`` builds a missing entry)."""
+
+    def __init__(self, build: Callable[[K], V]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key: K) -> V:
+        value = self.build(key)
+        self[key] = value
+        return value
+
+
+def _ranks(mask: int) -> tuple[int, ...]:
+    return tuple(r for r in range(NUM_RANKS) if (mask >> SHIFTS[r]) & 1)
+
+
+RANKS_OF: Final = _Lazy[int, tuple[int, ...]](_ranks)
+"""RANKS_OF[mask]: the ranks whose bit is set, ascending."""
+
+
+def _runs(mask: int, minlen: int) -> list[tuple[int, int]]:
+    """(start, length) of every window of consecutive ranks 3..A inside ``mask``, length >= minlen."""
+    out = []
+    r = 0
+    while r <= _CHAIN_TOP:
+        if (mask >> SHIFTS[r]) & 1:
+            s = r
+            while r <= _CHAIN_TOP and (mask >> SHIFTS[r]) & 1:
+                r += 1
+            for n in range(minlen, r - s + 1):
+                out.extend((st, n) for st in range(s, r - n + 1))
+        else:
+            r += 1
+    return out
+
+
+def _chain(width: int, start: int, n: int) -> Move:
+    return intern(sum(width * UNIT[r] for r in range(start, start + n)), _CHAIN_TYPE[width], start)
+
+
+def _lead_group(width: int) -> Callable[[int], tuple[Move, ...]]:
+    """Builder: the single moves of one width (solo/pair/trio) plus every chain of them."""
+    single = {1: _SOLO, 2: _PAIR, 3: _TRIO}[width]
+
+    def build(mask: int) -> tuple[Move, ...]:
+        moves = [intern(width * UNIT[r], single, r) for r in RANKS_OF[mask]]
+        moves += [_chain(width, s, n) for s, n in _runs(mask, _MIN_CHAIN[width])]
+        return tuple(moves)
+
+    return build
+
+
+LEAD1: Final = _Lazy[int, tuple[Move, ...]](_lead_group(1))
+LEAD2: Final = _Lazy[int, tuple[Move, ...]](_lead_group(2))
+LEAD3: Final = _Lazy[int, tuple[Move, ...]](_lead_group(3))
+SOLOS: Final = _Lazy[int, tuple[Move, ...]](lambda m: tuple(intern(UNIT[r], _SOLO, r) for r in RANKS_OF[m]))
+PAIRS: Final = _Lazy[int, tuple[Move, ...]](
+    lambda m: tuple(intern(2 * UNIT[r], _PAIR, r) for r in RANKS_OF[m])
+)
+TRIOS: Final = _Lazy[int, tuple[Move, ...]](
+    lambda m: tuple(intern(3 * UNIT[r], _TRIO, r) for r in RANKS_OF[m])
+)
+BOMBS: Final = _Lazy[int, tuple[Move, ...]](
+    lambda m: tuple(intern(4 * UNIT[r], _BOMB, r) for r in RANKS_OF[m])
+)
+ROCKET: Final = intern(JOKERS, _ROCKET, SMALL_JOKER)
+TRIO_WINDOWS: Final = _Lazy[int, tuple[tuple[int, int], ...]](lambda m: tuple(_runs(m, 2)))
+"""TRIO_WINDOWS[mask of ranks with >= 3]: (start, length) of every trio chain."""
+
+
+def _chains_of_length(width: int, n: int) -> _Lazy[int, tuple[Move, ...]]:
+    return _Lazy(lambda m: tuple(_chain(width, s, ln) for s, ln in _runs(m, n) if ln == n))
+
+
+CHAINS: Final = {(w, n): _chains_of_length(w, n) for w in (1, 2, 3) for n in range(_MIN_CHAIN[w], 13)}
+"""CHAINS[(width, length)][mask]: chains of exactly that length inside the mask."""
+
+
+def _trio_solo_row(t: int) -> _Lazy[int, tuple[Move, ...]]:
+    return _Lazy(
+        lambda m1: tuple(intern(3 * UNIT[t] + UNIT[s], _TRIO_SOLO, t) for s in RANKS_OF[m1] if s != t)
+    )
+
+
+def _trio_pair_row(t: int) -> _Lazy[int, tuple[Move, ...]]:
+    return _Lazy(
+        lambda m2: tuple(intern(3 * UNIT[t] + 2 * UNIT[p], _TRIO_PAIR, t) for p in RANKS_OF[m2] if p != t)
+    )
+
+
+TRIO_SOLO: Final = tuple(_trio_solo_row(t) for t in range(13))
+"""TRIO_SOLO[trio rank][mask of ranks present]: the trio with each possible solo."""
+TRIO_PAIR: Final = tuple(_trio_pair_row(t) for t in range(13))
+
+
+def _four_solo_row(f: int, strict: bool) -> _Lazy[int, tuple[Move, ...]]:
+    def build(masks: int) -> tuple[Move, ...]:
+        m1, m2 = masks & _ALL, masks >> 64
+        ks = [r for r in RANKS_OF[m1] if r != f]
+        pairs = set(RANKS_OF[m2])
+        moves = []
+        for i, a in enumerate(ks):
+            if a in pairs:
+                moves.append(intern(4 * UNIT[f] + 2 * UNIT[a], _FOUR_TWO_SOLO, f))
+            for b in ks[i + 1 :]:
+                if strict and a == SMALL_JOKER:
+                    continue  # RLCard: the rocket is not two solos
+                moves.append(intern(4 * UNIT[f] + UNIT[a] + UNIT[b], _FOUR_TWO_SOLO, f))
+        return tuple(moves)
+
+    return _Lazy(build)
+
+
+def _four_pair_row(f: int) -> _Lazy[int, tuple[Move, ...]]:
+    def build(m2: int) -> tuple[Move, ...]:
+        ps = [r for r in RANKS_OF[m2] if r != f]
+        return tuple(
+            intern(4 * UNIT[f] + 2 * UNIT[a] + 2 * UNIT[b], _FOUR_TWO_PAIR, f) for a, b in combinations(ps, 2)
+        )
+
+    return _Lazy(build)
+
+
+FOUR_SOLO: Final = {strict: tuple(_four_solo_row(f, strict) for f in range(13)) for strict in (False, True)}
+"""FOUR_SOLO[strict][four rank][m1 | m2 << 64]: the four with every two solo kickers."""
+FOUR_PAIR: Final = tuple(_four_pair_row(f) for f in range(13))
+_BODY3: Final = {
+    (s, n): sum(3 * UNIT[r] for r in range(s, s + n)) for n in range(2, 13) for s in range(12 - n + 1)
+}
+_BODY_MASK: Final = {(s, n): sum(15 << SHIFTS[r] for r in range(s, s + n)) for (s, n) in _BODY3}
+
+
+def _air_pair_table(s: int, n: int) -> _Lazy[int, tuple[Move, ...]]:
+    body = _BODY3[(s, n)]
+
+    def build(m2: int) -> tuple[Move, ...]:
+        avail = [p for p in RANKS_OF[m2] if not s <= p < s + n]
+        return tuple(
+            intern(body + sum(2 * UNIT[p] for p in combo), _AIRPLANE_PAIR, s)
+            for combo in combinations(avail, n)
+        )
+
+    return _Lazy(build)
+
+
+AIR_PAIR: Final = {sn: _air_pair_table(*sn) for sn in _BODY3}
+"""AIR_PAIR[(start, length)][mask of ranks with >= 2]: airplanes with pair wings."""
+
+_CACHE_LIMIT: Final = 200_000
+_WING_CACHE: dict[int, tuple[int, ...]] = {}
+_AIR_SOLO_CACHE: dict[int, tuple[Move, ...]] = {}
+_LEAD_CACHE: dict[int, tuple[Move, ...]] = {}
+
+
+def clear_caches() -> None:
+    """Forget memoised per-hand results (the per-mask tables stay: they are bounded)."""
+    _WING_CACHE.clear()
+    _AIR_SOLO_CACHE.clear()
+    _LEAD_CACHE.clear()
+
+
+def _wing_sets(rest: int, size: int) -> tuple[int, ...]:
+    """Keys of every multiset of ``size`` cards inside ``rest`` (a packed key), each once."""
+    ck = (rest << 3) | size
+    got = _WING_CACHE.get(ck)
+    if got is not None:
+        return got
+    partial: list[tuple[int, int]] = [(0, size)]
+    for s in SHIFTS:
+        cap = (rest >> s) & 15
+        if not cap:
+            continue
+        unit = 1 << s
+        nxt = []
+        for k, rem in partial:
+            nxt.append((k, rem))
+            if rem:
+                for t in range(1, (cap if cap < rem else rem) + 1):
+                    nxt.append((k + t * unit, rem - t))
+        partial = nxt
+    result = tuple(k for k, rem in partial if rem == 0)
+    if len(_WING_CACHE) > _CACHE_LIMIT:
+        _WING_CACHE.clear()
+    _WING_CACHE[ck] = result
+    return result
+
+
+def _airplanes_solo(h: int, s: int, n: int, lead: bool, strict: bool) -> tuple[Move, ...]:
+    """Airplanes with solo wings on the body (s, n): wings are any n cards outside the body."""
+    rest = h & (_ALL ^ _BODY_MASK[(s, n)])
+    ck = (((rest << 4 | s) << 4 | n) << 2) | (lead << 1) | strict
+    got = _AIR_SOLO_CACHE.get(ck)
+    if got is not None:
+        return got
+    body = _BODY3[(s, n)]
+    hi = SHIFTS[s + n] if s + n <= _CHAIN_TOP else -1
+    base = (_AIRPLANE_SOLO << 4) | s
+    get = _INTERN.get
+    out = []
+    for w in _wing_sets(rest, n):
+        if hi >= 0 and (w >> hi) & 15 == 3:
+            continue  # a higher body exists in these cards: that reading is generated instead
+        mk = body + w
+        m = get((mk << 8) | base)
+        if m is None:
+            m = intern(mk, _AIRPLANE_SOLO, s)
+        if (lead and not m.lead) or (strict and not m.strict):
+            continue
+        out.append(m)
+    result = tuple(out)
+    if len(_AIR_SOLO_CACHE) > _CACHE_LIMIT:
+        _AIR_SOLO_CACHE.clear()
+    _AIR_SOLO_CACHE[ck] = result
+    return result
+
+
+def _size(h: int) -> int:
+    return sum((h >> s) & 15 for s in SHIFTS)
+
+
+def _lead(h: int, strict: bool) -> tuple[Move, ...]:
+    m1 = (h | (h >> 1) | (h >> 2)) & LOW
+    m2 = ((h >> 1) | (h >> 2)) & LOW
+    m3 = ((h >> 2) | ((h >> 1) & h)) & LOW
+    out = list(LEAD1[m1])
+    if m2:
+        out += LEAD2[m2]
+    if (h & JOKERS) == JOKERS:
+        out.append(ROCKET)
+    if m3:
+        out += LEAD3[m3]
+        for t in RANKS_OF[m3]:
+            out += TRIO_SOLO[t][m1]
+            out += TRIO_PAIR[t][m2]
+        windows = TRIO_WINDOWS[m3 & CHAINABLE]
+        if windows:
+            n = _size(h)
+            for s, ln in windows:
+                if 4 * ln <= n:
+                    out += _airplanes_solo(h, s, ln, True, strict)
+                    if 5 * ln <= n:
+                        out += AIR_PAIR[(s, ln)][m2]
+        m4 = (h >> 2) & LOW
+        if m4:
+            out += BOMBS[m4]
+            fs = FOUR_SOLO[strict]
+            both = m1 | (m2 << 64)
+            for f in RANKS_OF[m4]:
+                out += fs[f][both]
+                out += FOUR_PAIR[f][m2]
+    return tuple(out)
+
+
+def _follow(h: int, beat: Move, strict: bool) -> list[Move]:
+    t = beat.type
+    if t == _ROCKET:
+        return []
+    above = ABOVE[beat.rank]
+    if t == _BOMB:
+        out = list(BOMBS[(h >> 2) & LOW & above])
+        if (h & JOKERS) == JOKERS:
+            out.append(ROCKET)
+        return out
+    if t == _SOLO:
+        out = list(SOLOS[(h | (h >> 1) | (h >> 2)) & LOW & above])
+    elif t == _PAIR:
+        out = list(PAIRS[((h >> 1) | (h >> 2)) & LOW & above])
+    elif t == _TRIO:
+        out = list(TRIOS[((h >> 2) | ((h >> 1) & h)) & LOW & above])
+    elif t in (_TRIO_SOLO, _TRIO_PAIR):
+        m3 = ((h >> 2) | ((h >> 1) & h)) & LOW & above
+        out = []
+        if m3:
+            if t == _TRIO_SOLO:
+                m1 = (h | (h >> 1) | (h >> 2)) & LOW
+                for tr in RANKS_OF[m3]:
+                    out += TRIO_SOLO[tr][m1]
+            else:
+                m2 = ((h >> 1) | (h >> 2)) & LOW
+                for tr in RANKS_OF[m3]:
+                    out += TRIO_PAIR[tr][m2]
+    elif t == _SOLO_CHAIN:
+        out = list(CHAINS[(1, beat.length)][(h | (h >> 1) | (h >> 2)) & CHAINABLE & above])
+    elif t == _PAIR_CHAIN:
+        out = list(CHAINS[(2, beat.length)][((h >> 1) | (h >> 2)) & CHAINABLE & above])
+    elif t == _TRIO_CHAIN:
+        out = list(CHAINS[(3, beat.length)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above])
+    elif t in (_AIRPLANE_SOLO, _AIRPLANE_PAIR):
+        n = beat.length
+        out = []
+        bodies = CHAINS[(3, n)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above]
+        if bodies and _size(h) >= beat.size:
+            if t == _AIRPLANE_SOLO:
+                for body in bodies:
+                    out += _airplanes_solo(h, body.rank, n, False, strict)
+            else:
+                m2 = ((h >> 1) | (h >> 2)) & LOW
+                for body in bodies:
+                    out += AIR_PAIR[(body.rank, n)][m2]
+    else:  # four with two solos / pairs
+        m4 = (h >> 2) & LOW & above
+        out = []
+        if m4:
+            m2 = ((h >> 1) | (h >> 2)) & LOW
+            if t == _FOUR_TWO_SOLO:
+                both = ((h | (h >> 1) | (h >> 2)) & LOW) | (m2 << 64)
+                fs = FOUR_SOLO[strict]
+                for f in RANKS_OF[m4]:
+                    out += fs[f][both]
+            else:
+                for f in RANKS_OF[m4]:
+                    out += FOUR_PAIR[f][m2]
+    m4 = (h >> 2) & LOW
+    if m4:
+        out += BOMBS[m4]
+    if (h & JOKERS) == JOKERS:
+        out.append(ROCKET)
+    return out
+
+
+def generate(hand_key: int, beat: Move | None = None, *, strict: bool = False) -> list[Move]:
+    """Legal moves (pass excluded) of the hand with packed key ``hand_key``.
+
+    ``beat=None`` (or :data:`PASS`) means a free lead. ``strict=True`` applies RLCard's
+    wing rule. The list is fresh (callers may keep or change it) and duplicate-free.
+    """
+    if beat is None or beat.type == 0:
+        ck = (hand_key << 1) | strict
+        got = _LEAD_CACHE.get(ck)
+        if got is None:
+            got = _lead(hand_key, strict)
+            if len(_LEAD_CACHE) > _CACHE_LIMIT:
+                _LEAD_CACHE.clear()
+            _LEAD_CACHE[ck] = got
+        return list(got)
+    return _follow(hand_key, beat, strict)
+
+
+def is_legal(hand_key: int, move: Move, beat: Move | None, *, strict: bool = False) -> bool:
+    """Cheap legality test that agrees with :func:`generate` (pass is legal only when following)."""
+    if move.type == 0:
+        return beat is not None and beat.type != 0
+    if not contains_key(hand_key, move.key) or (strict and not move.strict):
+        return False
+    if beat is None or beat.type == 0:
+        return move.lead
+    return move.top and move.beats(beat)
+
+
+def illegal_reason(hand_key: int, move: Move, beat: Move | None, *, strict: bool = False) -> str | None:
+    """Why ``move`` is illegal here (None if it is legal): the message of an IllegalMoveError."""
+    from paiju.doudizhu.moves import counts_of, format_counts
+
+    following = beat is not None and beat.type != 0
+    hand = format_counts(counts_of(hand_key))
+    if move.type == 0:
+        return None if following else "cannot pass on a free lead: the leader must play"
+    if not contains_key(hand_key, move.key):
+        return f"{move} is not in the hand {hand}"
+    if strict and not move.strict:
+        return f"{move.describe()} breaks the RLCard wing rule (no rocket, bomb or adjacent trio as wings)"
+    if not following:
+        if move.lead:
+            return None
+        return f"on a free lead {move} is played as {Move.parse(str(move), 'trio_chain').describe()}"
+    assert beat is not None
+    if not move.top:
+        return f"{move} is read with its highest body when following, not as {move.describe()}"
+    if move.beats(beat):
+        return None
+    if move.type != beat.type and move.type not in (_BOMB, _ROCKET):
+        return f"{move.describe()} does not beat {beat.describe()}: a different type"
+    if move.length != beat.length and move.type == beat.type:
+        return f"{move.describe()} does not beat {beat.describe()}: a different length"
+    return f"{move.describe()} does not beat {beat.describe()}: not higher"
+
+
+def legal_moves(hand: str, beat: str | Move | None = None) -> list[str]:
+    """String API: canonical notation of every legal move of ``hand`` (pass not included).
+
+    ``beat`` is the move to beat (notation or a :class:`Move`); None for a free lead.
+    """
+    counts = parse_counts(hand, what="hand")
+    if beat is None:
+        target = None
+    elif isinstance(beat, Move):
+        target = beat
+    else:
+        target = Move.parse(beat)
+        if target is PASS:
+            raise InvalidNotationError("beat='pass' is not a move to beat; use beat=None for a free lead")
+    return [str(m) for m in generate(key_of(counts), target)]
+
+
+__all__ = ["generate", "illegal_reason", "is_legal", "legal_moves"]

@@ -1,0 +1,486 @@
+"""Dou Dizhu moves: the move types of spec §2, classification, notation and the beating rule.
+
+A :class:`Move` is an immutable, hashable value: a card multiset plus its **reading** (type,
+main rank, length). Notation is the cards in canonical ascending order (``str(move)``),
+``"pass"`` for :data:`PASS`; ``repr`` round-trips (``Move.parse('33344')``).
+
+Encoding. Cards are a 15-count vector (see :mod:`paiju.doudizhu.cards`), packed into one
+int, 4 bits per rank (rank ``r`` at bits ``4r..4r+3``): the move's :attr:`Move.key`. Keys
+add and subtract like multisets, and a containment test is one subtraction (see
+:func:`contains_key`), which is what makes the generator and ``apply`` cheap.
+
+Readings and the rule that picks one (documented in ``docs/doudizhu.md``). Under the default
+(DouZero) wing rule a few card sets have more than one reading:
+
+* same type, different body: an airplane with solo wings whose wings hold a trio next to the
+  body, e.g. ``3334445556667778`` = 333444555666+7778 or 444555666777+3338. The reading
+  with the **highest body** is always taken: it beats everything the lower one beats and is
+  beaten by less, so no player would choose the other.
+* different types: ``333444555666`` = trio chain of 4, or airplane of 3 with a trio as the
+  wings (444555666+333). Neither dominates, so :meth:`Move.parse` without ``type=`` raises
+  :class:`~paiju.core.errors.AmbiguousMoveError` for these (and only these) sets. In a game
+  the context decides: on a **lead** the set is the trio chain (the DouZero reading, and the
+  harder one to beat); when **following** an airplane of 3 it may be played as that airplane.
+
+Both facts are checked by brute force over every card set in ``tests/doudizhu``.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+from paiju.core.errors import AmbiguousMoveError, InvalidNotationError
+from paiju.doudizhu.cards import (
+    BIG_JOKER,
+    NUM_RANKS,
+    SMALL_JOKER,
+    Hand,
+    format_counts,
+    parse_counts,
+)
+
+SHIFTS: Final = tuple(4 * r for r in range(NUM_RANKS))
+"""Bit offset of each rank's 4-bit count in a packed key."""
+UNIT: Final = tuple(1 << s for s in SHIFTS)
+"""Key of one card of each rank."""
+GUARD: Final = sum(8 << s for s in SHIFTS)
+"""Bit 3 of every nibble: counts never exceed 4, so it detects a borrow in :func:`contains_key`."""
+CHAIN_TOP: Final = 11
+"""Highest rank allowed in a chain ('A'); 2 and the jokers never chain."""
+MIN_CHAIN: Final = {1: 5, 2: 3, 3: 2}
+"""Shortest chain of solos, pairs and trios."""
+
+
+def key_of(counts: tuple[int, ...] | list[int]) -> int:
+    """Packed key of a 15-count vector."""
+    k = 0
+    for s, n in zip(SHIFTS, counts, strict=True):
+        k |= n << s
+    return k
+
+
+_T12: Final = tuple(tuple((v >> s) & 15 for s in (0, 4, 8)) for v in range(1 << 12))
+"""Counts of three ranks for every 12-bit slice of a key (4096 entries)."""
+
+
+def counts_of(key: int) -> tuple[int, ...]:
+    """15-count tuple of a packed key (five 12-bit table lookups: ~4x a per-rank loop)."""
+    t = _T12
+    return (
+        t[key & 4095] + t[(key >> 12) & 4095] + t[(key >> 24) & 4095] + t[(key >> 36) & 4095] + t[key >> 48]
+    )
+
+
+def contains_key(hand: int, cards: int) -> bool:
+    """True if the multiset ``cards`` is inside ``hand`` (both packed keys)."""
+    return ((hand | GUARD) - cards) & GUARD == GUARD
+
+
+class MoveType(IntEnum):
+    """The move types of spec §2 (numbered like DouZero's ``TYPE_*`` constants)."""
+
+    PASS = 0
+    SOLO = 1
+    PAIR = 2
+    TRIO = 3
+    BOMB = 4
+    ROCKET = 5
+    TRIO_SOLO = 6
+    TRIO_PAIR = 7
+    SOLO_CHAIN = 8
+    PAIR_CHAIN = 9
+    TRIO_CHAIN = 10
+    AIRPLANE_SOLO = 11
+    AIRPLANE_PAIR = 12
+    FOUR_TWO_SOLO = 13
+    FOUR_TWO_PAIR = 14
+
+    @property
+    def label(self) -> str:
+        """The spec's English name (``"trio with solo"``)."""
+        return _LABELS[self]
+
+    @property
+    def chinese(self) -> str:
+        return _CHINESE[self]
+
+    @classmethod
+    def parse(cls, text: str | MoveType) -> MoveType:
+        """From a member, its name (``"airplane_solo"``, any case) or its label."""
+        if isinstance(text, MoveType):
+            return text
+        if isinstance(text, str):
+            norm = text.strip().upper().replace("-", "_").replace(" ", "_")
+            if norm in cls.__members__:
+                return cls[norm]
+            for member, label in _LABELS.items():
+                if text.strip().lower() == label:
+                    return member
+        names = ", ".join(m.name.lower() for m in cls)
+        raise InvalidNotationError(f"unknown move type {text!r}; types are {names}")
+
+
+_LABELS: Final = {
+    MoveType.PASS: "pass",
+    MoveType.SOLO: "solo",
+    MoveType.PAIR: "pair",
+    MoveType.TRIO: "trio",
+    MoveType.BOMB: "bomb",
+    MoveType.ROCKET: "rocket",
+    MoveType.TRIO_SOLO: "trio with solo",
+    MoveType.TRIO_PAIR: "trio with pair",
+    MoveType.SOLO_CHAIN: "solo chain",
+    MoveType.PAIR_CHAIN: "pair chain",
+    MoveType.TRIO_CHAIN: "trio chain",
+    MoveType.AIRPLANE_SOLO: "airplane with solo wings",
+    MoveType.AIRPLANE_PAIR: "airplane with pair wings",
+    MoveType.FOUR_TWO_SOLO: "four with two solos",
+    MoveType.FOUR_TWO_PAIR: "four with two pairs",
+}
+_CHINESE: Final = {
+    MoveType.PASS: "不出",
+    MoveType.SOLO: "单张",
+    MoveType.PAIR: "对牌",
+    MoveType.TRIO: "三张",
+    MoveType.BOMB: "炸弹",
+    MoveType.ROCKET: "火箭",
+    MoveType.TRIO_SOLO: "三带一",
+    MoveType.TRIO_PAIR: "三带一对",
+    MoveType.SOLO_CHAIN: "单顺",
+    MoveType.PAIR_CHAIN: "双顺",
+    MoveType.TRIO_CHAIN: "三顺",
+    MoveType.AIRPLANE_SOLO: "飞机带单翅膀",
+    MoveType.AIRPLANE_PAIR: "飞机带对翅膀",
+    MoveType.FOUR_TWO_SOLO: "四带二",
+    MoveType.FOUR_TWO_PAIR: "四带两对",
+}
+
+# plain ints for hot paths (IntEnum attribute access is slow)
+_PASS, _SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 0, 1, 2, 3, 4, 5
+_TRIO_SOLO, _TRIO_PAIR, _SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = 6, 7, 8, 9, 10
+_AIRPLANE_SOLO, _AIRPLANE_PAIR, _FOUR_TWO_SOLO, _FOUR_TWO_PAIR = 11, 12, 13, 14
+_TYPES: Final = tuple(MoveType)
+_BODY_WIDTH: Final = {_SOLO_CHAIN: 1, _PAIR_CHAIN: 2, _TRIO_CHAIN: 3, _AIRPLANE_SOLO: 3, _AIRPLANE_PAIR: 3}
+
+
+class Move:
+    """One Dou Dizhu move: a card multiset and its reading. Immutable and hashable.
+
+    Attributes (read-only): ``type`` (:class:`MoveType`), ``rank`` (main rank index: the
+    trio/four/pair/solo rank, or the **lowest** rank of a chain's body), ``length`` (ranks
+    in the chain body: 5 for ``34567``, 3 for ``334455``, 2 for ``33344467``; 1 otherwise),
+    ``size`` (cards), ``key`` (packed counts). Moves compare equal when cards and reading
+    are equal. Build them with :meth:`parse`; the generator reuses interned instances.
+
+    ``lead`` is True when this reading is the one a card set takes when played on a free
+    lead, ``top`` when no other reading of the same type has a higher body, ``strict`` when
+    the move is allowed under RLCard's stricter wing rule.
+    """
+
+    __slots__ = ("_counts", "_hash", "_str", "key", "lead", "length", "rank", "size", "strict", "top", "type")
+
+    key: int
+    type: MoveType
+    rank: int
+    length: int
+    size: int
+    lead: bool
+    top: bool
+    strict: bool
+    _counts: tuple[int, ...]
+    _str: str
+    _hash: int
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("build moves with Move.parse(text, type=None) or the generator, not Move(...)")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Move is immutable")
+
+    # ---- construction ---------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, type: MoveType | str | None = None) -> Move:
+        """Parse a move (any character order; ``"pass"`` for a pass).
+
+        ``type`` (a :class:`MoveType` or its name) selects a reading; without it the set's
+        unique type is used, the highest body when one type has several bodies. Raises
+        :class:`InvalidNotationError` for bad characters or a set that is no move (of the
+        given type), :class:`AmbiguousMoveError` for a set readable as two different types
+        (only trio chains of 4 = airplane of 3 with trio wings, e.g. ``333444555666``).
+        """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"move notation must be a string, not {text.__class__.__name__}")
+        want = None if type is None else MoveType.parse(type)
+        if text.strip().lower() == "pass":
+            if want not in (None, MoveType.PASS):
+                raise InvalidNotationError(f"move 'pass' is not a {want.label}")
+            return PASS
+        if not text:
+            raise InvalidNotationError("empty move notation; write 'pass' for a pass")
+        counts = parse_counts(text, what="move")
+        if want is MoveType.PASS:
+            raise InvalidNotationError(f"move {text!r} has cards, so it is not a pass")
+        readings = all_readings(counts)
+        if not readings:
+            raise InvalidNotationError(
+                f"{format_counts(counts)!r} is not a Dou Dizhu move: no move type fits these cards"
+            )
+        if want is not None:
+            chosen = [m for m in readings if m.type == want]
+            if not chosen:
+                kinds = " or ".join(sorted({m.type.label for m in readings}))
+                raise InvalidNotationError(
+                    f"{format_counts(counts)!r} cannot be read as a {want.label}; it is a {kinds}"
+                )
+            return max(chosen, key=lambda m: m.rank)
+        types = {m.type for m in readings}
+        if len(types) > 1:
+            options = "; ".join(f"{m.type.name.lower()}: {m.describe()}" for m in readings if m.top)
+            names = " or ".join(repr(m.type.name.lower()) for m in readings if m.top)
+            raise AmbiguousMoveError(
+                f"{format_counts(counts)!r} has readings of more than one type ({options}); "
+                f"choose one with type={names} (on a free lead a game plays it as the trio chain)"
+            )
+        return max(readings, key=lambda m: m.rank)
+
+    @classmethod
+    def from_cards(cls, cards: Hand | tuple[int, ...], type: MoveType | str | None = None) -> Move:
+        """Like :meth:`parse`, from a :class:`Hand` or a 15-count tuple."""
+        counts = cards.counts if isinstance(cards, Hand) else tuple(cards)
+        return cls.parse(format_counts(counts) or "pass", type)
+
+    # ---- accessors ------------------------------------------------------------------------
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """15-count tuple of the cards."""
+        return self._counts
+
+    @property
+    def cards(self) -> Hand:
+        """The cards as a :class:`Hand`."""
+        return Hand._trusted(self._counts)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.type == _PASS
+
+    @property
+    def is_bomb(self) -> bool:
+        """True for bombs and the rocket (the moves that raise the multiplier)."""
+        return self.type == _BOMB or self.type == _ROCKET
+
+    @property
+    def body(self) -> Hand:
+        """The main part without kickers (the trio of a trio with solo, an airplane's trios...)."""
+        return Hand._trusted(counts_of(self.key - self._kicker_key()))
+
+    @property
+    def kickers(self) -> Hand:
+        """The kicker cards (wings, the solo/pair of a trio, the two of a four); empty if none."""
+        return Hand._trusted(counts_of(self._kicker_key()))
+
+    def _kicker_key(self) -> int:
+        t = self.type
+        if t in (_TRIO_SOLO, _TRIO_PAIR):
+            return self.key - 3 * UNIT[self.rank]
+        if t in (_FOUR_TWO_SOLO, _FOUR_TWO_PAIR):
+            return self.key - 4 * UNIT[self.rank]
+        if t in (_AIRPLANE_SOLO, _AIRPLANE_PAIR):
+            return self.key - sum(3 * UNIT[r] for r in range(self.rank, self.rank + self.length))
+        return 0
+
+    def beats(self, other: Move) -> bool:
+        """True if this move may be played on ``other`` (spec §2). Pass beats nothing."""
+        t = self.type
+        if t == _ROCKET:
+            return other.type != _ROCKET
+        o = other.type
+        if t == _BOMB:
+            return o != _ROCKET and (o != _BOMB or self.rank > other.rank)
+        return t == o and t != _PASS and self.length == other.length and self.rank > other.rank
+
+    def describe(self) -> str:
+        """Readable form: ``"airplane with solo wings 444555666+333"``."""
+        if self.type == _PASS:
+            return "pass"
+        kick = self._kicker_key()
+        if kick:
+            body = format_counts(counts_of(self.key - kick))
+            return f"{self.type.label} {body}+{format_counts(counts_of(kick))}"
+        return f"{self.type.label} {self._str}"
+
+    # ---- value semantics ------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return (
+            isinstance(other, Move)
+            and self.key == other.key
+            and self.type == other.type
+            and self.rank == other.rank
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __str__(self) -> str:
+        return self._str
+
+    def __repr__(self) -> str:
+        if self.type == _PASS:
+            return "Move.parse('pass')"
+        types = {m.type for m in all_readings(self._counts)}
+        if len(types) > 1 or not self.top:
+            return f"Move.parse({self._str!r}, type={self.type.name.lower()!r})"
+        return f"Move.parse({self._str!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (Move.parse, (self._str if self.type != _PASS else "pass", self.type.name))
+
+
+def _make(key: int, type_: int, rank: int, length: int, lead: bool, top: bool, strict: bool) -> Move:
+    m = object.__new__(Move)
+    counts = counts_of(key)
+    sa = object.__setattr__
+    sa(m, "key", key)
+    sa(m, "type", _TYPES[type_])
+    sa(m, "rank", rank)
+    sa(m, "length", length)
+    sa(m, "size", sum(counts))
+    sa(m, "lead", lead)
+    sa(m, "top", top)
+    sa(m, "strict", strict)
+    sa(m, "_counts", counts)
+    sa(m, "_str", format_counts(counts) if type_ != _PASS else "pass")
+    sa(m, "_hash", hash((key, type_, rank)))
+    return m
+
+
+_INTERN: Final[dict[int, Move]] = {}
+"""Every move built so far, by ``(key << 8) | (type << 4) | rank``: one object per move."""
+
+
+def intern(key: int, type_: int, rank: int) -> Move:
+    """The unique :class:`Move` for a packed key and a reading known to be valid."""
+    ik = (key << 8) | (type_ << 4) | rank
+    m = _INTERN.get(ik)
+    if m is None:
+        m = _build(key, type_, rank)
+        _INTERN[ik] = m
+    return m
+
+
+def _build(key: int, type_: int, rank: int) -> Move:
+    """Create a move, computing its length and its lead/top/strict flags from its cards."""
+    c = counts_of(key)
+    n = sum(c)
+    if type_ in _BODY_WIDTH:
+        w = _BODY_WIDTH[type_]
+        length = n // {_AIRPLANE_SOLO: 4, _AIRPLANE_PAIR: 5}.get(type_, w)
+    else:
+        length = 1
+    lead = top = strict = True
+    if type_ == _AIRPLANE_SOLO:
+        hi = rank + length  # the rank just above the body
+        top = not (hi <= CHAIN_TOP and c[hi] == 3)
+        lo = rank - 1
+        trio_below = lo >= 0 and c[lo] == 3
+        # the whole set may also be a plain trio chain (333444555666 = 444555666+333), the
+        # reading a free lead takes; with at most 20 cards that happens only for length 3
+        present = [r for r in range(NUM_RANKS) if c[r]]
+        trio_chain = all(c[r] == 3 for r in present) and present[-1] - present[0] + 1 == len(present)
+        lead = top and not (trio_chain and present[-1] <= CHAIN_TOP)
+        body = set(range(rank, hi))
+        strict = (
+            not (c[SMALL_JOKER] and c[BIG_JOKER])
+            and all(c[r] != 4 for r in range(NUM_RANKS) if r not in body)
+            and not trio_below
+            and top
+        )
+    elif type_ == _FOUR_TWO_SOLO:
+        strict = not (c[SMALL_JOKER] and c[BIG_JOKER])
+    return _make(key, type_, rank, length, lead, top, strict)
+
+
+PASS: Final = _make(0, _PASS, 0, 0, True, True, True)
+"""The pass move (不出); legal only when following."""
+_INTERN[0] = PASS
+
+
+def all_readings(counts: tuple[int, ...] | list[int]) -> list[Move]:
+    """Every reading of a card multiset under the DouZero wing rule (empty if it is no move).
+
+    This is the reference classifier: it looks at the counts directly, one rule per type,
+    and is what :meth:`Move.parse` and the brute-force oracle use.
+    """
+    c = tuple(counts)
+    n = sum(c)
+    if n == 0:
+        return []
+    key = key_of(c)
+    present = [r for r in range(NUM_RANKS) if c[r]]
+    distinct = len(present)
+    out: list[Move] = []
+    top = max(c)
+    if n == 1:
+        return [intern(key, _SOLO, present[0])]
+    if n == 2 and c[SMALL_JOKER] and c[BIG_JOKER]:
+        return [intern(key, _ROCKET, SMALL_JOKER)]
+    if distinct == 1:
+        r = present[0]
+        return [intern(key, {2: _PAIR, 3: _TRIO, 4: _BOMB}[n], r)] if n >= 2 else []
+    # chains of equal counts (solos >= 5, pairs >= 3, trios >= 2), 3..A only
+    if (
+        top <= 3
+        and top == min(c[r] for r in present)
+        and present[-1] <= CHAIN_TOP
+        and present[-1] - present[0] + 1 == distinct
+        and distinct >= MIN_CHAIN[top]
+    ):
+        out.append(intern(key, {1: _SOLO_CHAIN, 2: _PAIR_CHAIN, 3: _TRIO_CHAIN}[top], present[0]))
+    if n == 4 and distinct == 2 and top == 3:
+        out.append(intern(key, _TRIO_SOLO, c.index(3)))
+    if n == 5 and distinct == 2 and top == 3 and 2 in c:
+        out.append(intern(key, _TRIO_PAIR, c.index(3)))
+    if n == 6 and top == 4:
+        out.append(intern(key, _FOUR_TWO_SOLO, c.index(4)))
+    if n == 8 and top == 4 and distinct == 3 and sorted(c[r] for r in present) == [2, 2, 4]:
+        out.append(intern(key, _FOUR_TWO_PAIR, c.index(4)))
+    # airplanes: a body of L >= 2 consecutive ranks (3..A) with exactly 3 cards each
+    if n % 4 == 0 and n >= 8:
+        length = n // 4
+        for s in range(CHAIN_TOP - length + 2):
+            if all(c[r] == 3 for r in range(s, s + length)):
+                out.append(intern(key, _AIRPLANE_SOLO, s))
+    if n % 5 == 0 and n >= 10:
+        length = n // 5
+        for s in range(CHAIN_TOP - length + 2):
+            if all(c[r] == 3 for r in range(s, s + length)):
+                rest = [c[r] for r in range(NUM_RANKS) if not s <= r < s + length and c[r]]
+                if len(rest) == length and all(x == 2 for x in rest):
+                    out.append(intern(key, _AIRPLANE_PAIR, s))
+    return out
+
+
+def allowed(move: Move, strict: bool) -> bool:
+    """True if ``move`` is allowed under the wing rule (``strict`` = RLCard's)."""
+    return move.strict or not strict
+
+
+__all__ = [
+    "GUARD",
+    "PASS",
+    "SHIFTS",
+    "UNIT",
+    "Move",
+    "MoveType",
+    "all_readings",
+    "contains_key",
+    "counts_of",
+    "intern",
+    "key_of",
+]
