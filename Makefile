@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run demo test test-slow lint bench
+.PHONY: setup run demo test test-slow lint
 
 setup: $(STAMP)
 
@@ -15,12 +15,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The main job: the web app on the embedded defaults (shipped models, records under ./data).
 run: setup
+	$(VENV)/bin/paiju serve --host 127.0.0.1 --port 8000 --data data
+
+demo: setup
 	$(VENV)/bin/paiju demo
 
-demo: run
-
+# Browser tests drive Debian's Chromium; the script installs it (apt) only when missing.
 test: setup
+	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/pytest -n 2 -q
 

@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from paiju.cli import arena, ddz, demo, dih, mahjong, yuxi
+from paiju.cli import arena, ddz, demo, dih, mahjong, serve, yuxi
 from paiju.core.errors import PaijuError
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app.add_typer(yuxi.app, name="yuxi", help="yuxi card-battle game: play, audit, b
 app.add_typer(dih.app, name="dih", help="Deal selection for Dou Dizhu tournaments (DIH).")
 app.command(name="arena")(arena.arena)
 app.command(name="demo")(demo.demo)
+app.command(name="serve")(serve.serve)
 
 
 def main() -> None:

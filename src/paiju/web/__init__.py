@@ -1,0 +1,8 @@
+"""The paiju web app (``paiju serve``): play Dou Dizhu, mahjong and yuxi against the AIs, and
+look at deal selection (DIH), generated reports and recorded games.
+
+``paiju.web.app.create_app(data_dir)`` builds the FastAPI app; :mod:`paiju.web.sessions` holds
+the replayable game sessions, :mod:`paiju.web.store` their SQLite storage, and
+:mod:`paiju.web.analysis` the analysis pages' back end. The front end is plain HTML/JS/CSS in
+``static/`` (no build step).
+"""

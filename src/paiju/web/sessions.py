@@ -1,0 +1,776 @@
+"""Games played in the web app: one human seat against AI seats, replayable from seed + moves.
+
+Why this shape: the server must survive a restart without pickling engine states, and an
+illegal move must never leave a game half-changed. So a :class:`GameSession` is defined by
+its *creation parameters* (game options, the human seat, the AI specs, a seed) plus the list
+of decision actions played so far, each written as a short token. Chance (the deal, the wall,
+yuxi's swap offers and die) is drawn from one generator seeded from the game seed and
+consumed in order, so replaying the tokens rebuilds exactly the same state
+(:meth:`GameSession.restore`). The engines' ``State.apply`` checks legality before changing
+anything, so a refused move (``IllegalMoveError``) leaves the state as it was.
+
+Each game kind (:class:`DouDizhuSession`, :class:`MahjongSession`, :class:`YuxiSession`)
+knows how to read a human move from the request, encode/decode tokens, and describe the
+table *as the human seat sees it* (``view``): only that seat's observation plus what is
+public, never the AI's hidden cards until the game is over.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from paiju.core.agents import AgentRegistry
+from paiju.core.errors import ConfigError, IllegalMoveError, InvalidNotationError
+from paiju.core.protocol import Action, Agent, Game, State
+from paiju.core.rng import as_generator, derive_seed
+
+MAX_SEED = 2**63 - 1
+
+
+# ---- AI moves with a time limit -------------------------------------------------------------
+@dataclass
+class AIRunner:
+    """Runs AI decisions in a thread pool, each with a time limit.
+
+    Why threads: ``act`` is plain Python over an observation; running it off the event loop
+    keeps the server responsive. A decision that overruns ``time_limit_s`` is abandoned (a
+    thread cannot be killed; it finishes in the background and its answer is dropped) and the
+    seat's *fallback* agent — the game's fast heuristic — moves instead, in the caller's
+    thread. The overrunning agent object is then retired and rebuilt, so one agent is never
+    used from two threads at once.
+    """
+
+    time_limit_s: float = 10.0
+    workers: int = 4
+    _pool: ThreadPoolExecutor = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.time_limit_s > 0:
+            raise ConfigError(f"AI time limit must be positive, got {self.time_limit_s}")
+        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="paiju-ai")
+
+    def decide(self, agent: Agent, observation: Any, legal: Sequence[Action]) -> tuple[Action | None, str]:
+        """The agent's action, or None and why not (over the time limit, or the agent failed)."""
+        future: Future[Action] = self._pool.submit(agent.act, observation, legal)
+        try:
+            return future.result(timeout=self.time_limit_s), ""
+        except FutureTimeout:
+            future.cancel()  # still queued behind other slow decisions: never start it
+            return None, f"time limit {self.time_limit_s:g}s"
+        except Exception as err:  # a failing AI must not stop the game: its fallback moves
+            return None, f"AI error {type(err).__name__}: {err}"
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass
+class Entry:
+    """One line of the transcript."""
+
+    ply: int
+    seat: int
+    text: str
+    ai: bool
+    note: str = ""
+    hidden_until_resolved: bool = False
+    """A sealed claim decision (mahjong) stays hidden from the human until its window closes."""
+    detail: str = ""
+
+
+class GameSession(ABC):
+    """A game of one human seat against AI seats (see the module docstring)."""
+
+    kind: ClassVar[str]
+    """The game's registry name (``doudizhu``, ``mahjong``, ``yuxi``)."""
+    fallback_spec: ClassVar[str]
+    """The fast agent that moves when an AI overruns its time limit."""
+
+    def __init__(self, game_id: str, params: dict[str, Any], seed: int) -> None:
+        self.id = game_id
+        self.params = params
+        self.seed = int(seed)
+        self.human: int = int(params["seat"])
+        self.specs: list[str | None] = list(params["agents"])
+        self.game = self.build_game(params)
+        self.registry = self.load_registry()
+        self._chance = as_generator(derive_seed(self.seed, 0))
+        self._agents: dict[int, Agent] = {}
+        self._retired = 0
+        self.tokens: list[str] = []
+        """Decision actions in order (human and AI), as tokens (see :meth:`encode`)."""
+        self.history: list[tuple[int, str]] = []
+        """Every action including chance, as (player, notation): the record's move list."""
+        self.actions: list[Action] = []
+        """Every action including chance, as played (what ``record_fields`` reads)."""
+        self.transcript: list[Entry] = []
+        self.state: State = self.game.new_initial_state()
+        self.created = time.time()
+        self._resolve_chance()
+
+    # ---- what each game provides ------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def build_game(cls, params: dict[str, Any]) -> Game: ...
+
+    @classmethod
+    def load_registry(cls) -> AgentRegistry:
+        from paiju.core.registry import load_agents
+
+        return load_agents(cls.kind)
+
+    @abstractmethod
+    def encode(self, action: Action) -> str:
+        """A token for a decision action, readable back by :meth:`decode` in the same state."""
+
+    @abstractmethod
+    def decode(self, token: str) -> Action:
+        """The action of a stored token in the current state."""
+
+    @abstractmethod
+    def parse_human(self, move: dict[str, Any]) -> Action:
+        """The human's move from the request body (raises InvalidNotationError/IllegalMoveError)."""
+
+    @abstractmethod
+    def view(self) -> dict[str, Any]:
+        """The table as the human seat sees it (JSON-ready)."""
+
+    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
+        """Transcript text of a decision (public form) and an optional detail."""
+        return before.action_to_string(action), ""
+
+    def hint(self) -> dict[str, Any]:
+        """Advice for the human (split hint, shanten...); games override."""
+        return {}
+
+    # ---- building and replaying ---------------------------------------------------------------
+    @classmethod
+    def validate_specs(cls, specs: Sequence[str | None]) -> None:
+        """Check every AI spec against the game's registry (ConfigError naming the bad one)."""
+        from paiju.core.registry import load_agents
+
+        registry = load_agents(cls.kind)
+        for spec in specs:
+            if spec is not None:
+                registry.resolve(spec)
+
+    def agent(self, seat: int) -> Agent:
+        agent = self._agents.get(seat)
+        if agent is None:
+            spec = self.specs[seat]
+            assert spec is not None
+            agent = self.registry.make(spec, seed=derive_seed(self.seed, 1, seat, self._retired))
+            self._agents[seat] = agent
+        return agent
+
+    def _resolve_chance(self) -> None:
+        state = self.state
+        while state.is_chance_node():
+            action = state.sample_chance(self._chance)
+            self.history.append((-1, self._chance_text(state, action)))
+            state.apply(action)
+            self.actions.append(action)
+
+    def _chance_text(self, state: State, action: Action) -> str:
+        try:
+            return state.action_to_string(action)
+        except Exception:  # notation of a chance outcome is informative only
+            return repr(action)
+
+    def _play(self, action: Action, *, ai: bool, note: str = "") -> None:
+        state = self.state
+        seat = state.current_player()
+        before = state.clone()
+        state.apply(action)  # raises IllegalMoveError before changing anything
+        ply = len(self.tokens)
+        self.tokens.append(self.encode_in(before, action))
+        self.history.append((seat, before.action_to_string(action)))
+        self.actions.append(action)
+        text, detail = self.describe(seat, action, before)
+        self.transcript.append(
+            Entry(ply, seat, text, ai, note, hidden_until_resolved=self.sealed(before), detail=detail)
+        )
+        self._after_play()
+        self._resolve_chance()
+
+    def encode_in(self, before: State, action: Action) -> str:
+        """Encode ``action`` as played in ``before`` (tokens may depend on the position)."""
+        return self.encode(action)
+
+    def sealed(self, before: State) -> bool:
+        """Whether a decision in ``before`` is sealed from the other seats for now."""
+        return False
+
+    def _after_play(self) -> None:  # noqa: B027 - optional hook
+        """Hook after each decision (mahjong unseals decisions when a window closes)."""
+
+    @classmethod
+    def restore(cls, game_id: str, params: dict[str, Any], seed: int, tokens: Sequence[str]) -> GameSession:
+        """Rebuild a game from its creation parameters and its move tokens (server restart)."""
+        session = cls(game_id, params, seed)
+        for token in tokens:
+            action = session.decode(token)
+            session._play(action, ai=session.state.current_player() != session.human)
+        return session
+
+    # ---- playing ------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def ply(self) -> int:
+        return len(self.tokens)
+
+    def human_to_move(self) -> bool:
+        return not self.over and self.state.current_player() == self.human
+
+    def play_human(self, move: dict[str, Any], ply: int | None = None) -> None:
+        """Apply the human's move; the game is unchanged if it is refused."""
+        if self.over:
+            raise IllegalMoveError(f"the {self.kind} game is over: no more moves")
+        if ply is not None and ply != self.ply:
+            raise IllegalMoveError(
+                f"stale move: it was made for ply {ply}, but the game is at ply {self.ply} (reload the game)"
+            )
+        to_move = self.state.current_player()
+        if to_move != self.human:
+            raise IllegalMoveError(
+                f"it is not your turn: seat {to_move} is to move, you are seat {self.human}"
+            )
+        self._play(self.parse_human(move), ai=False)
+
+    def run_ai(self, runner: AIRunner, max_decisions: int = 2000) -> int:
+        """Play AI decisions until the human is to move or the game is over; returns how many."""
+        done = 0
+        while not self.over and self.state.current_player() != self.human:
+            if done >= max_decisions:
+                raise RuntimeError(f"{self.kind} game {self.id}: AI made {done} decisions in a row")
+            seat = self.state.current_player()
+            legal = self.state.legal_actions()
+            obs = self.state.observation(seat)
+            agent = self.agent(seat)
+            action, problem = runner.decide(agent, obs, legal)
+            note = ""
+            if action is None:
+                # the overrunning (or failed) agent may still be busy in its thread: retire it
+                self._retired += 1
+                self._agents.pop(seat, None)
+                fallback = self.registry.make(self.fallback_spec, seed=derive_seed(self.seed, 2, seat, done))
+                action = fallback.act(obs, legal)
+                note = f"{problem}: {self.fallback_spec} moved instead"
+            self._play(action, ai=True, note=note)
+            done += 1
+        return done
+
+    # ---- views ----------------------------------------------------------------------------------
+    def public_transcript(self) -> list[dict[str, Any]]:
+        out = []
+        for e in self.transcript:
+            if e.hidden_until_resolved and e.seat != self.human:
+                out.append(
+                    {"ply": e.ply, "seat": e.seat, "text": "(sealed decision)", "ai": e.ai, "note": ""}
+                )
+                continue
+            out.append(
+                {"ply": e.ply, "seat": e.seat, "text": e.text, "ai": e.ai, "note": e.note, "detail": e.detail}
+            )
+        return out
+
+    def base_view(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "seat": self.human,
+            "agents": [s if s is not None else "you" for s in self.specs],
+            "params": self.params,
+            "seed": self.seed,
+            "ply": self.ply,
+            "current_player": self.state.current_player(),
+            "your_turn": self.human_to_move(),
+            "over": self.over,
+            "transcript": self.public_transcript(),
+        }
+
+    def record_row(self, game_index: int, run_id: str) -> dict[str, Any]:
+        """The finished game as a row of :data:`paiju.core.records.SCHEMA`."""
+        from paiju import __version__
+        from paiju.core.records import record_fields
+        from paiju.core.registry import get_entry
+
+        fields = record_fields(self.game, self.state, self.actions)
+        entry = get_entry(self.kind)
+        roles = fields.roles if fields.roles is not None else list(entry.roles)
+        deal = fields.deal
+        if deal is None:
+            deal = " ".join(text for player, text in self.history if player == -1)[:2000] or None
+        extra = dict(fields.extra)
+        extra["web"] = {"game_id": self.id, "human_seat": self.human, "params": self.params}
+        return {
+            "run_id": run_id,
+            "game_index": game_index,
+            "deal_index": game_index,
+            "lineup": 0,
+            "game": self.kind,
+            "rules_version": self.game.info.rules_version,
+            "arena_format": "web",
+            "seed": self.seed,
+            "deal": deal,
+            "dealer_seat": fields.dealer_seat,
+            "agents": [s if s is not None else "human" for s in self.specs],
+            "seat_agents": list(range(len(self.specs))),
+            "roles": roles,
+            "moves": [text for _, text in self.history],
+            "move_players": [p for p, _ in self.history],
+            "move_ms": None,
+            "returns": [float(x) for x in self.state.returns()],
+            "score": fields.score,
+            "scoring_rule": fields.scoring_rule,
+            "paiju_version": __version__,
+            "extra": json.dumps(extra, default=str),
+        }
+
+
+# ---- Dou Dizhu ---------------------------------------------------------------------------------
+class DouDizhuSession(GameSession):
+    """Dou Dizhu: the human takes one seat, two AIs the others."""
+
+    kind = "doudizhu"
+    fallback_spec = "greedy"
+
+    @classmethod
+    def build_game(cls, params: dict[str, Any]) -> Game:
+        from paiju.doudizhu.game import DouDizhuGame
+
+        return DouDizhuGame(scoring=params.get("scoring", "competition"), bidding=bool(params.get("bidding")))
+
+    def encode(self, action: Action) -> str:
+        from paiju.doudizhu.game import Bid
+
+        if isinstance(action, Bid):
+            return f"bid {action.value}"
+        if action.is_pass:  # type: ignore[attr-defined]
+            return "pass"
+        return f"{action}:{action.type.name.lower()}"  # type: ignore[attr-defined]
+
+    def decode(self, token: str) -> Action:
+        from paiju.doudizhu.game import Bid
+        from paiju.doudizhu.moves import PASS, Move
+
+        if token.startswith("bid "):
+            return Bid.parse(token)
+        if token == "pass":
+            return PASS
+        cards, _, kind = token.partition(":")
+        return Move.parse(cards, kind or None)
+
+    def parse_human(self, move: dict[str, Any]) -> Action:
+        from paiju.doudizhu.moves import Move
+
+        text = str(move.get("move", "")).strip()
+        kind = move.get("type")
+        if not text:
+            raise InvalidNotationError("empty move: give the cards (e.g. '33'), 'pass' or a bid")
+        if kind:
+            return Move.parse(text, kind)
+        return self.state.parse_move(text)  # type: ignore[attr-defined]
+
+    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
+        from paiju.doudizhu.game import Bid
+
+        if isinstance(action, Bid):
+            return str(action), ""
+        return str(action), action.describe()  # type: ignore[attr-defined]
+
+    def roles(self) -> list[str]:
+        st = self.state
+        return [st.role_name(s) for s in range(3)]  # type: ignore[attr-defined]
+
+    def view(self) -> dict[str, Any]:
+        from paiju.doudizhu.cards import RANKS
+
+        st: Any = self.state
+        obs = st.observation(self.human)
+        out = self.base_view()
+        out.update(
+            phase=obs.phase,
+            landlord=obs.landlord,
+            roles=self.roles(),
+            scoring=self.params.get("scoring", "competition"),
+            bidding=bool(self.params.get("bidding")),
+            hand=str(obs.hand),
+            cards=[RANKS[r] for r in obs.hand.ranks()] if obs.hand else [],
+            hand_sizes=list(obs.hand_sizes),
+            kitty=str(obs.kitty) if obs.kitty is not None else None,
+            to_beat=None
+            if obs.to_beat is None
+            else {"cards": str(obs.to_beat), "label": obs.to_beat.describe()},
+            trick_owner=obs.trick_owner,
+            bombs=obs.bombs,
+            bids=list(obs.bids),
+            legal=[],
+        )
+        if self.human_to_move():
+            out["legal"] = [self._legal_item(a) for a in st.legal_actions()]
+        if self.over:
+            record = st.record()
+            facts = record.facts()
+            from paiju.doudizhu.game import rescore
+            from paiju.doudizhu.scoring import SCORING_RULES
+
+            out["result"] = {
+                "winner": st.winner,
+                "winner_role": st.role_name(st.winner),
+                "landlord_won": facts.landlord_won,
+                "returns": st.returns(),
+                "your_return": st.returns()[self.human],
+                "rule": st.game.rule.name,
+                "landlord_score": st.game.rule.landlord_score(facts),
+                "facts": dataclasses.asdict(facts),
+                "under_each_rule": {name: rescore(record, name) for name in SCORING_RULES},
+                "hands_left": [str(h) for h in st.hands],
+                "deal": str(st.deal),
+            }
+        return out
+
+    def _legal_item(self, action: Action) -> dict[str, Any]:
+        from paiju.doudizhu.game import Bid
+
+        if isinstance(action, Bid):
+            return {"move": f"bid {action.value}", "label": str(action), "type": "bid", "cards": ""}
+        m: Any = action
+        if m.is_pass:
+            return {"move": "pass", "label": "pass", "type": "pass", "cards": ""}
+        return {"move": str(m), "label": m.describe(), "type": m.type.name.lower(), "cards": str(m)}
+
+    def hint(self) -> dict[str, Any]:
+        """The human's current hand split three ways: the paper's baseline and the exact splits."""
+        from paiju.doudizhu.split import split
+
+        hand = self.state.observation(self.human).hand  # type: ignore[attr-defined]
+        if not hand:
+            return {"hand": "", "splits": []}
+        splits = []
+        for title, method, objective in (
+            ("baseline (heuristic, 40 priority orders)", "heuristic", "groups"),
+            ("exact: fewest groups", "exact", "groups"),
+            ("exact: fewest plays (kickers attached)", "exact", "plays"),
+        ):
+            s = split(hand, method, objective)
+            splits.append({"title": title, "method": method, "objective": objective, **s.to_dict()})
+        return {"hand": str(hand), "splits": splits}
+
+
+# ---- mahjong -----------------------------------------------------------------------------------
+class MahjongSession(GameSession):
+    """Taiwan 16-tile mahjong, one hand: the human takes one seat, three AIs the others."""
+
+    kind = "mahjong"
+    fallback_spec = "greedy"
+
+    @classmethod
+    def build_game(cls, params: dict[str, Any]) -> Game:
+        from paiju.mahjong.game import MahjongGame
+
+        return MahjongGame(mode="hand")
+
+    def encode(self, action: Action) -> str:
+        return str(int(action))  # type: ignore[call-overload]
+
+    def decode(self, token: str) -> Action:
+        try:
+            return int(token)
+        except ValueError:
+            raise InvalidNotationError(f"stored mahjong action {token!r} is not an action id") from None
+
+    def parse_human(self, move: dict[str, Any]) -> Action:
+        if move.get("action") is not None:
+            return int(move["action"])
+        text = str(move.get("move", "")).strip()
+        if not text:
+            raise InvalidNotationError("give an action id or a move like '5m', 'pung', 'chow 345m', 'pass'")
+        return self.state.parse_action(text)  # type: ignore[attr-defined]
+
+    def sealed(self, before: State) -> bool:
+        from paiju.mahjong.game import Phase
+
+        return before.phase in (Phase.CLAIM, Phase.ROB)  # type: ignore[attr-defined]
+
+    def _after_play(self) -> None:
+        from paiju.mahjong.game import Phase
+
+        if self.state.phase not in (Phase.CLAIM, Phase.ROB):  # type: ignore[attr-defined]
+            for e in self.transcript:
+                e.hidden_until_resolved = False
+
+    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
+        from paiju.mahjong.game import ADDED_KONG, CONCEALED_KONG
+
+        a = int(action)  # type: ignore[call-overload]
+        public_kongs = self.game.config.concealed_kong_public  # type: ignore[attr-defined]
+        if CONCEALED_KONG <= a < ADDED_KONG and seat != self.human and not public_kongs:
+            return "concealed kong", ""
+        return before.action_to_string(action), ""
+
+    def view(self) -> dict[str, Any]:
+        from paiju.mahjong.game import Phase
+        from paiju.mahjong.tiles import tile_name
+
+        st: Any = self.state
+        obs = st.observation(self.human)
+        out = self.base_view()
+        hand = [tile_name(k) for k in range(len(obs.hand)) for _ in range(obs.hand[k])]
+        # once the hand is over the engine has already passed the deal on: show this hand's dealer
+        dealer = st.last_result.dealer if self.over and st.last_result is not None else obs.dealer
+        out.update(
+            phase=Phase(obs.phase).name.lower(),
+            to_act=obs.to_act,
+            turn=obs.turn,
+            dealer=dealer,
+            winds=["東南西北"[(s - dealer) % 4] for s in range(4)],
+            hand=hand,
+            drawn=tile_name(obs.drawn) if obs.drawn >= 0 else None,
+            melds=[[str(m) if m.tile >= 0 else "concealed kong (face down)" for m in ms] for ms in obs.melds],
+            rivers=[
+                [{"tile": tile_name(k), "claimed": by >= 0} for k, by in river] for river in obs.discards
+            ],
+            hand_sizes=list(obs.hand_sizes),
+            live_tiles=obs.live_tiles,
+            window_tile=tile_name(obs.window_tile) if obs.window_tile >= 0 else None,
+            window_from=obs.window_from if obs.window_tile >= 0 else None,
+            legal=[],
+            hint=self.hint(),
+        )
+        if self.human_to_move():
+            out["legal"] = [
+                {"action": int(a), "label": st.action_to_string(a), "kind": _mj_kind(int(a))}
+                for a in st.legal_actions()
+            ]
+        if self.over:
+            out["result"] = _mj_result(st.last_result, st)
+        return out
+
+    def hint(self) -> dict[str, Any]:
+        """Shanten and effective tiles of the human's concealed hand, counted over unseen tiles."""
+        from paiju.mahjong.shanten import discard_options, effective_counts, shanten_counts
+        from paiju.mahjong.tiles import tile_name
+
+        obs: Any = self.state.observation(self.human)
+        counts = list(obs.hand)
+        n = sum(counts)
+        if n == 0 or n % 3 == 0:
+            return {}
+        unseen = obs.unseen_counts()
+        out: dict[str, Any] = {"tiles": n, "shanten": shanten_counts(counts)}
+        eff = effective_counts(counts, unseen)
+        out["effective"] = {tile_name(k): v for k, v in eff.items()}
+        out["effective_total"] = sum(eff.values())
+        if n % 3 == 2:
+            out["discards"] = [
+                {
+                    "tile": tile_name(o.discard),
+                    "shanten": o.shanten,
+                    "total": o.total,
+                    "effective": {tile_name(k): v for k, v in o.effective.items()},
+                }
+                for o in discard_options(counts, unseen)[:6]
+            ]
+        return out
+
+
+def _mj_kind(a: int) -> str:
+    from paiju.mahjong.game import CONCEALED_KONG, PASS, WIN
+
+    if a < CONCEALED_KONG:
+        return "discard"
+    if a < WIN:
+        return "kong"
+    if a == WIN:
+        return "win"
+    if a == PASS:
+        return "pass"
+    return "claim"
+
+
+def _mj_result(result: Any, st: Any) -> dict[str, Any]:
+    from paiju.mahjong.scoring import PATTERN_ENGLISH
+    from paiju.mahjong.tiles import format_counts, tile_name
+
+    if result is None:
+        return {"exhaustive": True, "winners": [], "returns": st.returns()}
+    wins = []
+    for i, w in enumerate(result.winners):
+        score = result.scores[i]
+        wins.append(
+            {
+                "winner": w,
+                "tai": score.tai,
+                "patterns": [
+                    {"name": name, "english": PATTERN_ENGLISH.get(name, name), "tai": tai}
+                    for name, tai in score.patterns
+                ],
+                "reading": score.reading,
+                "hand": format_counts(result.winning_hands[i]) if i < len(result.winning_hands) else "",
+                "payments": [
+                    {
+                        "payer": p.payer,
+                        "tai": p.tai,
+                        "amount": p.amount,
+                        "lines": [
+                            {"name": name, "english": PATTERN_ENGLISH.get(name, name), "tai": tai}
+                            for name, tai in p.lines
+                        ],
+                    }
+                    for p in result.payments
+                    if p.winner == w
+                ],
+            }
+        )
+    return {
+        "exhaustive": result.exhaustive,
+        "winners": list(result.winners),
+        "self_draw": result.self_draw,
+        "robbed_kong": result.robbed_kong,
+        "discarder": result.discarder,
+        "winning_tile": tile_name(result.winning_tile) if result.winning_tile >= 0 else None,
+        "wins": wins,
+        "deltas": list(result.deltas),
+        "returns": st.returns(),
+    }
+
+
+# ---- yuxi --------------------------------------------------------------------------------------
+class YuxiSession(GameSession):
+    """yuxi: the human against one AI on any board size."""
+
+    kind = "yuxi"
+    fallback_spec = "greedy"
+
+    @classmethod
+    def build_game(cls, params: dict[str, Any]) -> Game:
+        from paiju.yuxi.game import YuxiGame
+
+        options: dict[str, Any] = {
+            "board": params.get("board", "4x4"),
+            "die_bonus": bool(params.get("die_bonus", True)),
+            "swaps": bool(params.get("swaps", True)),
+        }
+        if params.get("decks"):
+            options["decks"] = tuple(params["decks"])
+        return YuxiGame(**options)
+
+    def encode(self, action: Action) -> str:
+        return str(int(action))  # type: ignore[call-overload]
+
+    def decode(self, token: str) -> Action:
+        try:
+            return int(token)
+        except ValueError:
+            raise InvalidNotationError(f"stored yuxi action {token!r} is not an action id") from None
+
+    def parse_human(self, move: dict[str, Any]) -> Action:
+        if move.get("action") is not None:
+            return int(move["action"])
+        text = str(move.get("move", "")).strip()
+        if not text:
+            raise InvalidNotationError("give an action id or a move like 'play reef_crab@b2', 'end', 'keep'")
+        return self.state.parse_action(text)  # type: ignore[attr-defined]
+
+    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
+        kind, _, _ = self.game.actions.decode(int(action))  # type: ignore[attr-defined, call-overload]
+        if seat != self.human and kind == "swap":
+            return "swaps a hand card for an offered one", ""
+        if seat != self.human and kind == "keep":
+            return "keeps the hand (no swap)", ""
+        return before.action_to_string(action), ""
+
+    def _card(self, cid: int) -> dict[str, Any]:
+        c = self.game.table.cards[cid]  # type: ignore[attr-defined]
+        return {
+            "id": cid,
+            "key": c.key,
+            "name": c.name,
+            "faction": c.faction,
+            "kind": c.kind,
+            "rarity": c.rarity,
+            "points": c.points,
+            "armour": c.armour,
+            "coins": c.coins,
+            "cost": c.cost,
+            "cooldown": c.cooldown,
+            "titles": list(c.titles),
+            "target": c.target,
+            "text": c.text,
+        }
+
+    def view(self) -> dict[str, Any]:
+        from paiju.yuxi.effects import WEATHER_NAMES
+
+        st: Any = self.state
+        obs = st.observation(self.human)
+        shape = st.shape
+        out = self.base_view()
+        cells = []
+        for i, cell in enumerate(obs.cells):
+            item: dict[str, Any] = {"cell": shape.cell_name(i), "weather": WEATHER_NAMES[obs.weather[i]]}
+            if cell is not None:
+                cid, owner, power, base, armour, coins, cd = cell
+                item.update(
+                    card=self._card(cid),
+                    owner=owner,
+                    points=power,
+                    base=base,
+                    armour=armour,
+                    coins=coins,
+                    cooldown=cd,
+                )
+            cells.append(item)
+        out.update(
+            phase=obs.phase,
+            board={"name": shape.name, "width": shape.width, "height": shape.height},
+            decks=list(self.game.config.decks),  # type: ignore[attr-defined]
+            cells=cells,
+            hand=[{**self._card(c), "price": st.price(self.human, c)} for c in obs.hand],
+            offer=[self._card(c) for c in obs.offer],
+            purses=list(obs.purses),
+            scores=list(obs.scores),
+            deck_sizes=list(obs.deck_sizes),
+            opponent_hidden=obs.opponent_hidden,
+            opponent_voids=[self._card(c) for c in obs.opponent_voids],
+            out_of_cards=list(obs.out),
+            bonus=obs.bonus,
+            legal=[],
+        )
+        if self.human_to_move():
+            items = []
+            for a in st.legal_actions():
+                kind, x, y = self.game.actions.decode(int(a))  # type: ignore[attr-defined]
+                item = {"action": int(a), "label": st.action_to_string(a), "kind": kind}
+                if kind == "play":
+                    item["card"] = x
+                    item["cell"] = shape.cell_name(y) if y < shape.cells else None
+                items.append(item)
+            out["legal"] = items
+        if self.over:
+            final = st.final_scores()
+            out["result"] = {
+                "final_scores": list(final),
+                "die_bonus": st.bonus,
+                "returns": st.returns(),
+                "winner": 0 if final[0] > final[1] else 1 if final[1] > final[0] else None,
+            }
+        return out
+
+
+SESSION_KINDS: dict[str, type[GameSession]] = {
+    cls.kind: cls for cls in (DouDizhuSession, MahjongSession, YuxiSession)
+}
+"""Game kinds the web app serves, by registry name."""

@@ -1,0 +1,213 @@
+"""End-to-end tests in Debian's Chromium (Playwright): every page driven by clicks.
+
+Each test plays or uses one page as a person would, checks what the page shows against the
+server's own state, and saves a screenshot under ``test-artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from web_helpers import screenshot
+
+pytestmark = pytest.mark.browser
+
+MAX_CLICKS = 400
+
+
+def wait_idle(page: Any) -> None:
+    page.wait_for_function("!document.body.dataset.busy")
+
+
+def open_page(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]")
+
+
+def status(page: Any) -> str | None:
+    return page.get_attribute("#status", "data-state")
+
+
+def test_doudizhu_full_game_by_clicking(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/ddz")
+    page.select_option("#seat", "1")
+    page.select_option("#ai-a", "rule")
+    page.select_option("#ai-b", "greedy")
+    page.fill("#seed", "5")
+    page.click("#new-game")
+    page.wait_for_selector("#status[data-state=your-turn], #status[data-state=over]")
+    assert page.text_content("#seat-0").startswith("seat 0 · landlord · rule")
+    assert page.locator("#hand .card").count() == 17
+    # the split hint shows the baseline and both exact splits of the current hand
+    page.click("#hint-btn")
+    page.wait_for_selector(".split")
+    assert page.locator(".split").count() == 3
+    screenshot(page, "ddz-play")
+    clicks = 0
+    while status(page) != "over":
+        assert status(page) == "your-turn"
+        if page.is_enabled("#pass"):
+            page.click("#pass")
+        else:
+            page.click("#legal button.move >> nth=0")
+            assert page.locator("#hand .card.sel").count() >= 1
+            page.click("#play")
+        wait_idle(page)
+        clicks += 1
+        assert clicks < MAX_CLICKS
+    title = page.text_content("#result-title")
+    assert title.startswith("Game over")
+    game_id = page.evaluate("location.hash").lstrip("#")
+    # the page's result agrees with the server's view of the game
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    view = httpx.get(f"{live_server.url}/api/games/{game_id}", cookies=cookies).json()
+    assert view["over"] and float(page.text_content("#your-return")) == view["result"]["your_return"]
+    screenshot(page, "ddz-result")
+
+
+def test_doudizhu_illegal_move_shows_the_reason(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/ddz")
+    page.select_option("#seat", "0")  # the human leads freely
+    page.fill("#seed", "9")
+    page.click("#new-game")
+    page.wait_for_selector("#status[data-state=your-turn]")
+    page.click("#hint-btn")
+    page.wait_for_selector(".split")
+    page.click("#legal button.move >> nth=-1")  # choosing a legal move selects its cards
+    chosen = page.get_attribute("#legal button.move >> nth=-1", "data-move")
+    selected = "".join(
+        sorted(page.locator("#hand .card.sel").evaluate_all("ns => ns.map(n => n.dataset.rank)"))
+    )
+    assert selected == "".join(sorted(chosen))
+    screenshot(page, "ddz-lead")
+    page.click("#clear")
+    page.click("#hand .card >> nth=0")
+    page.click("#hand .card >> nth=-1")  # lowest and highest card: never a move of a 20-card hand
+    page.click("#play")
+    wait_idle(page)
+    error = page.locator("#error")
+    assert error.is_visible() and error.text_content()
+    assert "move" in error.text_content()
+    assert page.locator("#hand .card").count() == 20 and status(page) == "your-turn"
+
+
+def test_mahjong_hand_to_the_end_by_clicking(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/mahjong")
+    page.fill("#seed", "3")
+    page.click("#new-game")
+    page.wait_for_selector("#status[data-state=your-turn], #status[data-state=over]")
+    assert page.locator("#shanten").count() == 1
+    screenshot(page, "mahjong-play")
+    clicks = 0
+    while status(page) != "over":
+        if page.locator("#legal button.win").count():
+            page.click("#legal button.win")
+        elif page.locator("#hand button.discard").count():
+            best = page.locator("#discard-table tr >> nth=1 >> .tile").text_content()
+            page.click(f"#hand button.discard[data-tile='{best}'] >> nth=0")
+        else:
+            page.click("#legal button.pass")
+        wait_idle(page)
+        clicks += 1
+        assert clicks < MAX_CLICKS
+    assert page.text_content("#result-title").startswith("Hand over")
+    if page.locator(".win-breakdown").count():
+        assert page.locator(".win-breakdown table.payments tr").count() >= 2
+    screenshot(page, "mahjong-result")
+
+
+def test_yuxi_game_by_clicking(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/yuxi")
+    page.select_option("#board", "3x3")
+    page.fill("#seed", "3")
+    page.click("#new-game")
+    page.wait_for_selector("#status[data-state=your-turn], #status[data-state=over]")
+    assert page.locator("#board-grid .cell").count() == 9
+    shot = False
+    clicks = 0
+    while status(page) != "over":
+        if page.locator("#offer button.action").count():
+            page.click("#offer button.action >> nth=-1")  # a swap (keep is listed first)
+        elif page.locator(".handcard.playable").count():
+            page.click(".handcard.playable >> nth=0")
+            if page.locator(".cell.target").count():
+                if not shot:
+                    screenshot(page, "yuxi-play")
+                    shot = True
+                page.click(".cell.target >> nth=0")
+        else:
+            page.click("#end")
+        wait_idle(page)
+        clicks += 1
+        assert clicks < MAX_CLICKS
+    assert page.text_content("#result-title").startswith("Game over")
+    screenshot(page, "yuxi-result")
+
+
+def test_deal_selection_page(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/dih")
+    assert "No validation results yet" in page.text_content("#no-validation")
+    page.fill("#dist", "-1:0.5,1:0.5")
+    page.fill("#v-players", "2")
+    page.fill("#v-rounds", "1")
+    page.fill("#v-top", "2")
+    page.click("#dih-value")
+    page.wait_for_selector("#dih-result")
+    assert float(page.text_content("#dih-result")) == pytest.approx(0.5)
+    page.select_option("#pool", "synthetic")
+    page.check("#joint")
+    page.click("#dih-select")
+    page.wait_for_selector("table.selection[data-method=joint]")
+    assert page.locator("table.selection[data-method=paper] tr").count() == 1 + 3
+    screenshot(page, "dih")
+
+
+def test_reports_page_with_and_without_files(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/reports")
+    assert page.locator("#ladder .absent").count() == 1 and page.locator("#balance .absent").count() == 1
+    reports = live_server.reports_dir
+    (reports / "yuxi-balance").mkdir(parents=True, exist_ok=True)
+    (reports / "arena-ladder.md").write_text("# Ladder\n\n| agent | rating |\n|---|---|\n| rule | 1510 |\n")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.bar(["3x3", "4x4"], [0.55, 0.48])
+    fig.savefig(reports / "yuxi-balance" / "first_player.png")
+    plt.close(fig)
+    open_page(page, live_server.url + "/reports")
+    assert page.locator("#ladder table").count() == 1
+    img = page.locator("#balance img")
+    img.wait_for()
+    assert page.evaluate("(i) => i.complete && i.naturalWidth > 0", img.element_handle())
+    screenshot(page, "reports")
+
+
+def test_records_page_replays_a_game(page: Any, live_server: Any) -> None:
+    # a finished game played through the API (its own session)
+    with httpx.Client(base_url=live_server.url, timeout=60) as c:
+        view = c.post(
+            "/api/games/doudizhu", json={"seat": 0, "agents": ["greedy", "greedy"], "seed": 4}
+        ).json()
+        while not view["over"]:
+            item = view["legal"][0]
+            body = {"move": item["move"], "ply": view["ply"]}
+            if item["type"] != "pass":
+                body["type"] = item["type"]
+            view = c.post(f"/api/games/{view['id']}/move", json=body).json()
+    open_page(page, live_server.url + "/records")
+    page.select_option("#game", "doudizhu")
+    page.wait_for_selector("#records-table button.open")
+    page.click("#records-table button.open >> nth=0")
+    page.wait_for_selector("#step-info[data-step='0']")
+    start = page.locator("#frame .seat-box").nth(0).locator(".card").count()
+    page.click("#forward")
+    page.wait_for_selector("#step-info[data-step='1']")
+    after = page.locator("#frame .seat-box").nth(0).locator(".card").count()
+    assert start == 20 and after < start  # the landlord's first play left its hand
+    page.click("#last")
+    screenshot(page, "records")
