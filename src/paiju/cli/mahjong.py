@@ -1,7 +1,242 @@
-"""`paiju mahjong` sub-commands."""
+"""`paiju mahjong` sub-commands: shanten of a hand, one hand played with a transcript, arena."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
 
+from paiju.cli.common import console, print_json, split_agents
+
 app = typer.Typer(no_args_is_help=True)
+
+_WINDS = "東南西北"
+
+
+def _shanten_words(sh: int) -> str:
+    if sh < 0:
+        return "complete (胡)"
+    if sh == 0:
+        return "ready (聽牌)"
+    return f"{sh}-shanten ({sh}向聽)"
+
+
+@app.command()
+def shanten(
+    hand: Annotated[
+        str,
+        typer.Argument(help="Concealed tiles (no exposed melds) in tenhou notation, e.g. 123m456p789s1122z."),
+    ],
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Shanten (向聽數) and effective tiles (進張) of a concealed hand of 3k+1 or 3k+2 tiles.
+
+    Give only the concealed tiles: exposed melds are complete sets, so a hand with two
+    melds is 10 or 11 concealed tiles (3 sets + a pair to go), and 16/17 without melds.
+    A 3k+1 hand lists the tiles that lower its shanten with their unseen copies (4 minus
+    the copies in the hand). A 3k+2 hand (a discard is due) lists every discard with the
+    shanten it leaves and that hand's effective tiles, best first.
+    """
+    from paiju.mahjong.shanten import discard_options, effective_counts, shanten_counts
+    from paiju.mahjong.tiles import format_counts, parse_counts, tile_name
+
+    counts = parse_counts(hand)
+    sh = shanten_counts(counts)
+    n = sum(counts)
+    out: dict[str, Any] = {"hand": format_counts(counts), "tiles": n, "sets_needed": n // 3, "shanten": sh}
+    if n % 3 == 1:
+        eff = effective_counts(counts)
+        out["effective"] = {tile_name(k): v for k, v in eff.items()}
+        out["effective_total"] = sum(eff.values())
+    else:
+        out["discards"] = [
+            {
+                "discard": tile_name(o.discard),
+                "shanten": o.shanten,
+                "effective": {tile_name(k): v for k, v in o.effective.items()},
+                "effective_total": o.total,
+            }
+            for o in discard_options(counts)
+        ]
+    if json_out:
+        print_json(out)
+        return
+    console.print(f"{out['hand']}  ({n} tiles, {n // 3} sets + a pair to go): {_shanten_words(sh)}")
+    if n % 3 == 1:
+        if out["effective"]:
+            tiles = " ".join(f"{t}×{v}" for t, v in out["effective"].items())
+            console.print(f"effective tiles: {tiles}  (total {out['effective_total']})")
+        else:
+            console.print("effective tiles: none")
+        return
+    if sh < 0:
+        console.print("the hand is complete; discards listed for reference")
+    from rich.table import Table
+
+    table = Table(title="discards, best first")
+    for col in ("discard", "shanten", "effective tiles", "total"):
+        table.add_column(col, justify="right" if col in ("shanten", "total") else "left")
+    for row in out["discards"]:
+        eff = " ".join(f"{t}×{v}" for t, v in row["effective"].items()) or "—"
+        table.add_row(row["discard"], str(row["shanten"]), eff, str(row["effective_total"]))
+    console.print(table)
+
+
+@app.command()
+def play(
+    agents: Annotated[
+        str, typer.Option("--agents", "-a", help="Four agent specs for seats 0-3 (seat 0 deals).")
+    ] = "expectimax,greedy,greedy,random",
+    seed: Annotated[int, typer.Option(help="Seed of the shuffle (and of the agents).")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the moves and the result as JSON.")] = False,
+) -> None:
+    """Play one hand and print a readable transcript, with the scoring breakdown of each win."""
+    from paiju.core.rng import derive_seed
+    from paiju.mahjong.agents import REGISTRY
+    from paiju.mahjong.game import MahjongGame
+
+    specs = split_agents(agents, expected=4)
+    players = [REGISTRY.make(s, seed=derive_seed(seed, 1 + i)) for i, s in enumerate(specs)]
+    game = MahjongGame()
+    state = game.new_hand(seed=seed)
+    lines: list[str] = []
+    moves: list[dict[str, Any]] = []
+
+    def who(seat: int) -> str:
+        return f"{_WINDS[state.seat_wind(seat)]}{seat} {players[seat].name}"
+
+    from paiju.mahjong.game import PASS, DrawKind, Phase
+    from paiju.mahjong.tiles import format_counts, tile_name
+
+    lines.append(f"seed {seed}; dealer seat {state.dealer}; round wind {_WINDS[state.round_wind]}")
+    for seat in range(4):
+        lines.append(f"  {who(seat)}: {format_counts(state.hands[seat])}")
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs = state.observation(seat)
+        legal = state.legal_actions()
+        if state.phase == Phase.TURN and state.drawn >= 0 and state.draw_kind != DrawKind.NONE:
+            kind = "replacement " if state.draw_kind == DrawKind.REPLACEMENT else ""
+            drawn = f"draws {kind}{tile_name(state.drawn)}, "
+        else:
+            drawn = ""
+        action = players[seat].act(obs, legal)
+        text = state.action_to_string(action)
+        moves.append({"seat": seat, "action": int(action), "move": text})
+        if state.phase == Phase.TURN or action != PASS:
+            lines.append(f"{who(seat)}: {drawn}{text}")
+        state.apply(action)
+    result = state.last_result
+    assert result is not None
+    summary = _result_lines(state, result, [p.name for p in players])
+    lines.extend(summary["lines"])
+    if json_out:
+        print_json({"seed": seed, "agents": specs, "moves": moves, "result": summary["json"]})
+        return
+    for line in lines:
+        console.print(line, markup=False)
+
+
+def _result_lines(state: Any, result: Any, names: list[str]) -> dict[str, Any]:
+    """Transcript lines and JSON of a finished hand: winners, patterns, payments."""
+    from paiju.mahjong.scoring import PATTERN_ENGLISH, payment_amount
+    from paiju.mahjong.tiles import format_counts, tile_name
+
+    cfg = state.cfg
+    lines: list[str] = []
+    wins: list[dict[str, Any]] = []
+    if result.exhaustive:
+        lines.append("exhaustive draw (流局): nobody wins")
+    for i, w in enumerate(result.winners):
+        how = "self-draw (自摸)" if result.self_draw else (
+            f"robbing the kong of seat {result.discarder}" if result.robbed_kong
+            else f"the discard of seat {result.discarder}"
+        )
+        score = result.scores[i]
+        melds = " ".join(str(m) for m in state.melds[w]) or "no melds"
+        lines.append(
+            f"WIN: seat {w} ({names[w]}) on {tile_name(result.winning_tile)} by {how}: "
+            f"{format_counts(result.winning_hands[i])} + [{melds}], read as {score.reading}"
+        )
+        payers = [result.discarder] if result.discarder is not None else [p for p in range(4) if p != w]
+        pay_json = []
+        for p in payers:
+            breakdown = result.breakdown(i, p, cfg)
+            tai = sum(v for _, v in breakdown)
+            involved = result.dealer in (w, p)
+            amount = payment_amount(
+                score, dealer_involved=involved, continuation=result.continuation, config=cfg
+            )
+            parts = ", ".join(f"{name} {v}" for name, v in breakdown) or "no tai"
+            lines.append(
+                f"  seat {p} pays {amount} = {cfg.base} + {tai} tai × {cfg.per_tai}  [{parts}]"
+            )
+            pay_json.append({"payer": p, "amount": amount, "tai": tai, "breakdown": breakdown})
+        lines.append(
+            "  patterns: " + (", ".join(f"{n} ({PATTERN_ENGLISH.get(n, n)}) {v}" for n, v in score.patterns)
+                              or "none (0 tai: base only)")
+        )
+        wins.append({
+            "winner": w, "tile": tile_name(result.winning_tile), "self_draw": result.self_draw,
+            "hand": format_counts(result.winning_hands[i]), "tai": score.tai,
+            "patterns": [list(p) for p in score.patterns], "payments": pay_json,
+        })
+    lines.append("points: " + ", ".join(f"seat {s} {d:+d}" for s, d in enumerate(result.deltas)))
+    return {
+        "lines": lines,
+        "json": {"exhaustive": result.exhaustive, "wins": wins, "deltas": list(result.deltas)},
+    }
+
+
+@app.command()
+def arena(
+    agents: Annotated[
+        str,
+        typer.Option("--agents", "-a", help="2v2: two specs 'A,B'; rotation: four specs."),
+    ],
+    hands: Annotated[
+        int, typer.Option("--hands", "-n", help="Hands to play (a whole number of deals).")
+    ] = 200,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="2v2 (A B A B / B A B A) or rotation.")] = "2v2",
+    seed: Annotated[int, typer.Option(help="Run seed (deals and agents derive from it).")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes (results identical to 1).")] = 1,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Record the hands (Parquet) here; rerun to resume.")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+) -> None:
+    """Play single hands between agents on the core arena: win rate and mean score per seat-hand.
+
+    2v2 is the paper's set-up: two seats each, A B A B then B A B A on every deal, so every
+    agent sits in every seat equally often.
+    """
+    from rich.table import Table
+
+    from paiju.mahjong.agents.match import run_match
+
+    report = run_match(
+        split_agents(agents), hands, seed, fmt=fmt, workers=workers, out_dir=record,
+        progress=progress and not json_out,
+    )
+    if json_out:
+        print_json(report.as_dict())
+        return
+    table = Table(title=f"mahjong {report.fmt}: {report.hands} hands, seed {report.seed}")
+    for col in ("agent", "seat-hands", "win rate (95% CI)", "mean score / seat-hand (95% CI)"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for a in report.agents:
+        wr, ms = a.win_rate, a.mean_score
+        table.add_row(
+            a.agent, str(a.seat_hands),
+            f"{100 * wr.value:.1f}% [{100 * wr.low:.1f}, {100 * wr.high:.1f}]",
+            f"{ms.value:.1f} [{ms.low:.1f}, {ms.high:.1f}]",
+        )
+    console.print(table)
+    dr = report.draw_rate
+    console.print(f"exhaustive draws: {100 * dr.value:.1f}% [{100 * dr.low:.1f}, {100 * dr.high:.1f}]")
+    for t in report.arena.tables()[1:]:
+        console.print(t)
+    if record is not None:
+        console.print(f"records: {record} (run {report.arena.run_id})")

@@ -1,0 +1,59 @@
+"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2,alpha=0.6``.
+
+``REGISTRY`` is what the CLI and the arena use (``paiju.core.registry`` points at it); each
+factory takes the seed and the spec's parameters. The search parts the Double DQN plugs into
+(:class:`OrderingFunction`, :class:`LeafEvaluator`) are re-exported here.
+"""
+
+from __future__ import annotations
+
+from paiju.core.agents import AgentRegistry, UniformRandomAgent
+from paiju.mahjong.agents.expectimax import (
+    ExpectimaxAgent,
+    ExpectimaxSearch,
+    LeafBatch,
+    LeafEvaluator,
+    OrderingFunction,
+    SearchContext,
+    SearchNode,
+    ShantenOrdering,
+    WinningSpeedEvaluator,
+)
+from paiju.mahjong.agents.greedy import GreedyAgent, rank_discards
+
+REGISTRY = AgentRegistry("mahjong")
+REGISTRY.register(
+    "random",
+    lambda seed=None: UniformRandomAgent(seed, name="random"),
+    {},
+    "uniform over the legal actions (claims and passes included)",
+)
+REGISTRY.register(
+    "greedy",
+    lambda seed=None, defence=True: GreedyAgent(seed, defence=defence),
+    {"defence": True},
+    "lowest shanten, then most effective tiles; folds against a ready-looking opponent",
+)
+REGISTRY.register(
+    "expectimax",
+    lambda seed=None, depth=2, alpha=0.6, claim_depth=1: ExpectimaxAgent(
+        seed, depth=depth, alpha=alpha, claim_depth=claim_depth
+    ),
+    {"depth": 2, "alpha": 0.6, "claim_depth": 1},
+    "Expectimax over own draws/discards (depth layers, top ceil(alpha*n) discards), hand-made leaves",
+)
+
+__all__ = [
+    "REGISTRY",
+    "ExpectimaxAgent",
+    "ExpectimaxSearch",
+    "GreedyAgent",
+    "LeafBatch",
+    "LeafEvaluator",
+    "OrderingFunction",
+    "SearchContext",
+    "SearchNode",
+    "ShantenOrdering",
+    "WinningSpeedEvaluator",
+    "rank_discards",
+]

@@ -1,0 +1,127 @@
+"""What the mahjong agents share: reading an observation, claim outcomes, danger of a discard.
+
+Everything here works from a :class:`~paiju.mahjong.game.MahjongObservation` alone (the
+agents never see the state) and on plain 34-count lists, so it is cheap enough to call at
+every decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paiju.mahjong.game import (
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    KONG,
+    NUM_PLAYERS,
+    PUNG,
+    MahjongObservation,
+)
+from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, _tables, suit_indices
+from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
+
+CHOWS = (CHOW_LOW, CHOW_MID, CHOW_HIGH)
+CLAIMS = (PUNG, KONG, *CHOWS)
+
+
+def own_melds(obs: MahjongObservation) -> tuple[Meld, ...]:
+    return obs.melds[obs.player]
+
+
+def distance(counts: Sequence[int]) -> int:
+    """Shanten + 1 of a concealed hand of any 3k+1 / 3k+2 size (no validation: hot path)."""
+    return _tables().distance(counts, sum(counts) // 3)
+
+
+def shanten_of(counts: Sequence[int]) -> int:
+    return distance(counts) - 1
+
+
+def effective_total(counts: Sequence[int], unseen: Sequence[int], index: list[int] | None = None) -> int:
+    """Unseen copies of the kinds whose draw lowers the shanten of a 3k+1 hand.
+
+    ``index`` (the hand's :func:`~paiju.mahjong.shanten.suit_indices`, left unchanged) saves
+    recomputing it when the caller already has it.
+    """
+    t = _tables()
+    sets = sum(counts) // 3
+    idx = suit_indices(counts) if index is None else index
+    d = t.distance_at(idx, sets)
+    total = 0
+    for k in range(NUM_KINDS):
+        if unseen[k] and counts[k] < 4:
+            suit, step = KIND_SUIT[k], KIND_STEP[k]
+            idx[suit] += step
+            if t.distance_at(idx, sets) < d:
+                total += unseen[k]
+            idx[suit] -= step
+    return total
+
+
+def claim_outcome(hand: Sequence[int], action: int, tile: int, source: int) -> tuple[list[int], Meld]:
+    """Concealed counts and the new meld after claiming ``tile`` with ``action``."""
+    after = list(hand)
+    if action == PUNG:
+        after[tile] -= 2
+        return after, Meld(MeldType.PUNG, tile, tile, source)
+    if action == KONG:
+        after[tile] -= 3
+        return after, Meld(MeldType.EXPOSED_KONG, tile, tile, source)
+    low = tile - (action - CHOW_LOW)
+    for k in (low, low + 1, low + 2):
+        if k != tile:
+            after[k] -= 1
+    return after, Meld(MeldType.CHOW, low, tile, source)
+
+
+def threats(obs: MahjongObservation) -> list[int]:
+    """Opponents that look ready: three or more exposed sets (at most 7 concealed tiles left).
+
+    A simple, public signal: a player who has claimed three sets is usually one or two tiles
+    from winning, and his waits are what a defensive discard should avoid.
+    """
+    out = []
+    for seat in range(NUM_PLAYERS):
+        if seat != obs.player and len(obs.melds[seat]) >= 3:
+            out.append(seat)
+    return out
+
+
+def danger(kind: int, obs: MahjongObservation, unseen: Sequence[int], threat_seats: Sequence[int]) -> float:
+    """How likely discarding ``kind`` feeds an opponent (higher = more dangerous).
+
+    Hand-made and documented in ``docs/results/mahjong.md``:
+
+    * a kind whose other copies are all visible cannot complete a pung or a pair wait;
+      honours can then never be won on, suited tiles only by a chow (+1);
+    * otherwise more unseen copies = more likely someone holds a pair or a pung of it;
+    * suited tiles also complete chows: middle tiles (3-7) more than 2/8, more than 1/9;
+    * a kind a threatening player discarded himself is unlikely to be his wait (his own
+      discards are public and a player rarely waits on what he threw away), so it is halved.
+    """
+    u = unseen[kind]
+    if kind >= 27:
+        score = float(u)
+    else:
+        r = kind % 9
+        chow = 1.0 if r in (0, 8) else 1.5 if r in (1, 7) else 2.0
+        score = u + chow
+    for seat in threat_seats:
+        if any(k == kind for k, _ in obs.discards[seat]):
+            score *= 0.5
+    return score
+
+
+def draws_left(obs: MahjongObservation) -> int:
+    """Own normal draws to expect before the exhaustive draw (kongs and claims aside).
+
+    Draws go round the table from the seat after the current turn; this seat is ``pos``-th
+    in that order (4th on its own turn), so it gets draws ``pos, pos + 4, ...`` of the
+    ``live_tiles`` left.
+    """
+    if obs.window_from >= 0:
+        pos = (obs.player - obs.window_from) % NUM_PLAYERS
+    else:
+        pos = (obs.player - obs.turn - 1) % NUM_PLAYERS + 1
+    return 0 if obs.live_tiles < pos else (obs.live_tiles - pos) // NUM_PLAYERS + 1
