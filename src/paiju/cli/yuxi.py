@@ -1,7 +1,378 @@
-"""`paiju yuxi` sub-commands."""
+"""`paiju yuxi` sub-commands: play a game, audit the rules by self-play, balance report, cards."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from paiju.cli.common import console, err_console, print_json, split_agents
+from paiju.core.errors import ConfigError
 
 app = typer.Typer(no_args_is_help=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of every random choice (same seed, same output).")]
+BoardsOpt = Annotated[str, typer.Option("--boards", help="Comma-separated boards among 3x3, 4x4, 6x4.")]
+
+
+def _boards(text: str) -> list[str]:
+    from paiju.yuxi.board import board_shape
+
+    names = [board_shape(b).name for b in text.split(",") if b.strip()]
+    if not names:
+        raise ConfigError(f"--boards {text!r}: name at least one board (3x3, 4x4, 6x4)")
+    return names
+
+
+def _progress(label: str) -> Progress:
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
+
+
+@app.command("play")
+def play(
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            help="Two agent specs, seat 0 (moves first) then seat 1: random, greedy, mcts:simulations=N.",
+        ),
+    ] = "greedy,random",
+    board: Annotated[str, typer.Option("--board", help="3x3, 4x4 or 6x4.")] = "4x4",
+    seed: SeedOpt = 0,
+    decks: Annotated[
+        str | None,
+        typer.Option(
+            "--decks",
+            help="Two deck keys 'a,b' (default: drawn from the seed); see `paiju yuxi cards --decks`.",
+        ),
+    ] = None,
+    die: Annotated[bool, typer.Option("--die/--no-die", help="First player's end-of-game die bonus.")] = True,
+    swaps: Annotated[bool, typer.Option("--swaps/--no-swaps", help="The once-per-turn card swap.")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Show only the final board.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play one game between two agents, showing the board after each move."""
+    from paiju.core.rng import as_generator, derive_seed
+    from paiju.yuxi.agents import REGISTRY
+    from paiju.yuxi.game import YuxiConfig, YuxiGame
+    from paiju.yuxi.render import board_table
+
+    specs = split_agents(agents, expected=2)
+    players = [REGISTRY.make(spec, derive_seed(seed, 100 + i)) for i, spec in enumerate(specs)]
+    if decks is None:
+        names = list(YuxiConfig().table().decks)
+        pick = as_generator(derive_seed(seed, 7)).integers(len(names), size=2)
+        deck_pair = (names[int(pick[0])], names[int(pick[1])])
+    else:
+        deck_pair = tuple(d.strip() for d in decks.split(","))  # type: ignore[assignment]
+    game = YuxiGame(YuxiConfig(board=board, decks=deck_pair, die_bonus=die, swaps=swaps))
+    rng = as_generator(seed)
+    state = game.new_initial_state()
+    moves: list[dict[str, object]] = []
+    if not as_json:
+        console.print(
+            f"yuxi {game.config.board}: A = seat 0 ({specs[0]}, deck {deck_pair[0]}, moves first) vs "
+            f"B = seat 1 ({specs[1]}, deck {deck_pair[1]}); seed {seed}"
+        )
+    while not state.is_terminal():
+        player = state.current_player()
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+            who = "chance"
+        else:
+            action = players[player].act(state.observation(player), state.legal_actions())
+            who = "AB"[player]
+        text = state.action_to_string(action)
+        state.apply(action)
+        moves.append({"by": who, "move": text})
+        if not as_json and not quiet:
+            console.print(f"[bold]{who}[/bold]: {text}")
+            if who != "chance" or text.startswith("deal"):
+                console.print(board_table(state))
+    a, b = state.final_scores()
+    winner = "A" if a > b else "B" if b > a else "draw"
+    if as_json:
+        print_json(
+            {
+                "board": game.config.board,
+                "decks": list(deck_pair),
+                "agents": specs,
+                "seed": seed,
+                "moves": moves,
+                "scores": [a, b],
+                "bonus": state.bonus,
+                "winner": winner,
+            }
+        )
+        return
+    if quiet:
+        console.print(board_table(state))
+    bonus = f" (including the die bonus {state.bonus})" if state.bonus else ""
+    console.print(f"final: A {a}{bonus}, B {b}: " + ("draw" if winner == "draw" else f"{winner} wins"))
+
+
+@app.command("audit")
+def audit(
+    games: Annotated[
+        int, typer.Option("--games", help="Self-play games to play with the invariant checker on.")
+    ] = 60,
+    seed: SeedOpt = 0,
+    boards: BoardsOpt = "3x3,4x4,6x4",
+    search: Annotated[
+        str,
+        typer.Option(
+            "--search",
+            help="Agent spec of the search self-play half of the games (the other half is random vs random).",
+        ),
+    ] = "mcts:simulations=24",
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the full report (JSON, with move lists).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Random and search self-play with every invariant checked after every action.
+
+    Each violation is reported with the seed that replays the game and the move list that
+    replays it without agents (`paiju yuxi replay REPORT`). Exit code 1 when any is found."""
+    from paiju.yuxi.agents import REGISTRY
+    from paiju.yuxi.audit import run_audit
+
+    if games < 1:
+        raise ConfigError(f"--games must be >= 1, got {games}")
+    REGISTRY.resolve(search)
+    pairs = (("random", "random"), (search, search))
+    kwargs = {"boards": _boards(boards), "agent_pairs": pairs}
+    if as_json:
+        report = run_audit(games, seed, **kwargs)  # type: ignore[arg-type]
+    else:
+        with _progress("audit") as bar:
+            task = bar.add_task("audit", total=games)
+            report = run_audit(games, seed, progress=lambda n: bar.update(task, completed=n), **kwargs)  # type: ignore[arg-type]
+    if out is not None:
+        report.save(out)
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        console.print(
+            f"audited {report.games} games ({report.steps} actions checked), seed {seed}: "
+            + ", ".join(f"{n} {k}" for k, n in report.games_by_agents.items())
+        )
+        if report.clean:
+            console.print("[green]no invariant violated[/green]")
+        for v in report.violations:
+            console.print(f"[red]violation[/red] {v.describe()}")
+            shown = v.moves if len(v.moves) <= 12 else [*v.moves[:4], "...", *v.moves[-6:]]
+            console.print("  moves: " + " ; ".join(shown))
+        if out is not None:
+            console.print(f"report with full move lists: {out}")
+    if not report.clean:
+        raise typer.Exit(1)
+
+
+@app.command("replay")
+def replay(
+    report: Annotated[Path, typer.Argument(help="An audit report written with `paiju yuxi audit --out`.")],
+    index: Annotated[int, typer.Option("--index", help="Which violation of the report.")] = 0,
+) -> None:
+    """Replay a violation from an audit report: the position before the failing move, then the error."""
+    from paiju.yuxi.audit import load_report, replay_violation
+    from paiju.yuxi.render import board_table
+
+    rep = load_report(report)
+    if not rep.violations:
+        console.print("the report has no violations")
+        return
+    if not 0 <= index < len(rep.violations):
+        raise ConfigError(f"--index {index}: the report has {len(rep.violations)} violation(s)")
+    v = rep.violations[index]
+    state, step, err = replay_violation(v)
+    console.print(v.describe())
+    console.print(board_table(state))
+    if err is None:
+        console.print(
+            f"[green]replayed all {len(v.moves)} moves with no violation[/green] "
+            "(fixed already, or found with effect overrides)"
+        )
+    else:
+        console.print(f"[red]move {step} '{v.moves[step]}' fails:[/red] {err}")
+        raise typer.Exit(1)
+
+
+@app.command("balance")
+def balance(
+    games: Annotated[int, typer.Option("--games", help="Games per board and die setting.")] = 100,
+    seed: SeedOpt = 0,
+    agents: Annotated[
+        str, typer.Option("--agents", help="Agent specs of seat 0 and seat 1.")
+    ] = "greedy,greedy",
+    boards: BoardsOpt = "3x3,4x4,6x4",
+    out_dir: Annotated[
+        Path | None, typer.Option("--out-dir", help="Write report.md, report.json and PNG plots here.")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Local processes playing the games.")] = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """First-player win rate per board with and without the die bonus, deck matrix, card stats."""
+    from paiju.yuxi.agents import REGISTRY
+    from paiju.yuxi.balance import run_balance, save_plots
+
+    if games < 1:
+        raise ConfigError(f"--games must be >= 1, got {games}")
+    if workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {workers}")
+    specs = split_agents(agents, expected=2)
+    for spec in specs:
+        REGISTRY.resolve(spec)
+    board_list = _boards(boards)
+    total = games * len(board_list) * 2
+    if as_json:
+        report = run_balance(games, seed, agents=(specs[0], specs[1]), boards=board_list, workers=workers)
+    else:
+        with _progress("balance") as bar:
+            task = bar.add_task("balance", total=total)
+            report = run_balance(
+                games,
+                seed,
+                agents=(specs[0], specs[1]),
+                boards=board_list,
+                workers=workers,
+                progress=lambda n: bar.update(task, completed=n),
+            )
+    if out_dir is not None:
+        import json
+
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "report.md").write_text(report.markdown(), encoding="utf-8")
+        (out_dir / "report.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+        plots = save_plots(report, out_dir)
+    if as_json:
+        print_json(report.to_dict())
+        return
+    table = Table(title=f"first player ({specs[0]}) vs {specs[1]}: win rate, 95% interval")
+    for col in ("board", "die bonus", "win rate", "95% interval", "mean margin", "games"):
+        table.add_column(col)
+    for (b, d), e in report.first_player.items():
+        table.add_row(
+            b,
+            "on" if d else "off",
+            f"{e.value:.3f}",
+            f"[{e.low:.3f}, {e.high:.3f}]",
+            f"{report.mean_margin[(b, d)]:+.2f}",
+            str(e.n),
+        )
+    console.print(table)
+    decks = Table(title="decks (all boards and settings)")
+    for col in ("deck", "win rate", "95% interval", "games"):
+        decks.add_column(col)
+    for k, e in sorted(report.deck_overall.items(), key=lambda kv: -kv[1].value):
+        decks.add_row(k, f"{e.value:.3f}", f"[{e.low:.3f}, {e.high:.3f}]", str(e.n))
+    console.print(decks)
+    cards = Table(title="cards: play rate and win contribution (played - not played)")
+    for col in ("card", "in deck", "play rate", "contribution", "95% interval"):
+        cards.add_column(col)
+    ranked = sorted((c for c in report.cards if c.contribution.n), key=lambda c: -c.contribution.value)
+    for c in ranked:
+        cards.add_row(
+            c.key,
+            str(c.in_deck),
+            f"{c.play_rate.value:.2f}",
+            f"{c.contribution.value:+.3f}",
+            f"[{c.contribution.low:+.3f}, {c.contribution.high:+.3f}]",
+        )
+    console.print(cards)
+    if out_dir is not None:
+        console.print(f"wrote {out_dir / 'report.md'}, report.json and " + ", ".join(p.name for p in plots))
+
+
+@app.command("cards")
+def cards(
+    cards_file: Annotated[
+        Path | None,
+        typer.Option("--cards-file", help="Validate and list this card table instead of the shipped one."),
+    ] = None,
+    decks_file: Annotated[
+        Path | None, typer.Option("--decks-file", help="Deck table to validate with it.")
+    ] = None,
+    show_decks: Annotated[
+        bool, typer.Option("--decks", help="List the fixed decks instead of the cards.")
+    ] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the card and deck reference of docs/yuxi-rules.md.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """List (and validate) the card table or the fixed decks."""
+    from paiju.yuxi.cards import load_card_table
+
+    table = load_card_table(cards_file, decks_file)
+    if markdown:
+        from paiju.yuxi.rulesdoc import card_reference_markdown
+
+        typer.echo(card_reference_markdown(table), nl=False)
+        return
+    if show_decks:
+        if as_json:
+            print_json(
+                {k: {"name": d.name, "size": d.size, "cards": dict(d.cards)} for k, d in table.decks.items()}
+            )
+            return
+        out = Table(title="yuxi fixed decks")
+        for col in ("deck", "name", "cards", "list"):
+            out.add_column(col)
+        for k, d in table.decks.items():
+            out.add_row(k, d.name, str(d.size), ", ".join(f"{n}x {c}" for c, n in d.cards.items()))
+        console.print(out)
+        return
+    listed = [c for c in table.cards[1:] if c is not None]
+    if as_json:
+        print_json(
+            [
+                {
+                    "id": c.id,
+                    "key": c.key,
+                    "name": c.name,
+                    "faction": c.faction,
+                    "kind": c.kind,
+                    "rarity": c.rarity,
+                    "points": c.points,
+                    "armour": c.armour,
+                    "coins": c.coins,
+                    "cost": c.cost,
+                    "cooldown": c.cooldown,
+                    "titles": list(c.titles),
+                    "target": c.target,
+                    "text": c.text,
+                }
+                for c in listed
+            ]
+        )
+        return
+    out = Table(title=f"yuxi cards ({table.source})")
+    for col in ("id", "key", "faction", "rarity", "pts", "arm", "$", "cost", "cd", "titles", "text"):
+        out.add_column(col)
+    for c in listed:
+        out.add_row(
+            str(c.id),
+            c.key,
+            c.faction,
+            c.rarity,
+            str(c.points or "-"),
+            str(c.armour or ""),
+            str(c.coins or ""),
+            str(c.cost or ""),
+            str(c.cooldown or ""),
+            ",".join(c.titles),
+            c.text,
+        )
+    console.print(out)

@@ -1,0 +1,242 @@
+"""Self-play bug hunting: play many games with the invariant checker on, report replayable cases.
+
+The talk found rule bugs by letting the AI play (a coin discount that also applied when
+recycling coins; fog halving before an eat instead of after). :func:`run_audit` plays
+random and search self-play across every board with
+:func:`~paiju.yuxi.invariants.check_invariants` after every action. A violation (or any
+exception the engine raises mid-game) is reported with
+
+* the game's seed, room (board, decks, die) and agent specs, which replay it by playing
+  the same seeded game again (:func:`replay_seed`), and
+* the full move list in notation, chance outcomes included, which replays it with no
+  agents at all (:func:`replay_moves`), stopping at the failing step.
+
+``effect_overrides`` plays the audit with some effects replaced, which is how the tests
+inject a deliberately buggy effect and check that the audit catches and replays it.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paiju.core.errors import CorruptRecordError
+from paiju.core.rng import as_generator, derive_seed
+from paiju.yuxi.board import BOARDS
+from paiju.yuxi.effects import EffectFn
+from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
+from paiju.yuxi.invariants import InvariantViolation
+
+
+@dataclass
+class Violation:
+    """One failing game: where it failed, why, and how to replay it."""
+
+    game_index: int
+    seed: int
+    board: str
+    decks: tuple[str, str]
+    die_bonus: bool
+    agents: tuple[str, str]
+    step: int
+    """Index in ``moves`` of the action whose application failed."""
+    invariant: str
+    """The invariant's name, or ``"exception"`` for an engine crash."""
+    detail: str
+    moves: list[str] = field(default_factory=list)
+
+    def config(self) -> YuxiConfig:
+        return YuxiConfig(board=self.board, decks=self.decks, die_bonus=self.die_bonus)
+
+    def describe(self) -> str:
+        return (
+            f"game {self.game_index} (seed {self.seed}, {self.board}, "
+            f"decks {self.decks[0]} vs {self.decks[1]}, "
+            f"die {'on' if self.die_bonus else 'off'}, agents {self.agents[0]} vs {self.agents[1]}): "
+            f"step {self.step} '{self.moves[self.step] if self.step < len(self.moves) else '?'}' broke "
+            f"{self.invariant}: {self.detail}"
+        )
+
+
+@dataclass
+class AuditReport:
+    games: int
+    steps: int
+    seed: int
+    violations: list[Violation]
+    games_by_agents: dict[str, int]
+
+    @property
+    def clean(self) -> bool:
+        return not self.violations
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "steps": self.steps,
+            "seed": self.seed,
+            "games_by_agents": self.games_by_agents,
+            "violations": [asdict(v) for v in self.violations],
+        }
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(
+            json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+
+
+def load_report(path: str | Path) -> AuditReport:
+    """An audit report written by :meth:`AuditReport.save`; a bad file is a CorruptRecordError."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        violations = [
+            Violation(**{**v, "decks": tuple(v["decks"]), "agents": tuple(v["agents"])})
+            for v in data["violations"]
+        ]
+        return AuditReport(
+            data["games"], data["steps"], data["seed"], violations, dict(data["games_by_agents"])
+        )
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise CorruptRecordError(f"{path}: not a yuxi audit report ({err})") from None
+
+
+def audit_setup(
+    seed: int, index: int, boards: Sequence[str], agent_pairs: Sequence[tuple[str, str]], decks: Sequence[str]
+) -> tuple[int, YuxiConfig, tuple[str, str]]:
+    """Seed, room and agents of audit game ``index`` (the same whatever order games run in)."""
+    game_seed = derive_seed(seed, index)
+    rng = as_generator(derive_seed(seed, index, 1))
+    board = boards[index % len(boards)]
+    pair = agent_pairs[(index // len(boards)) % len(agent_pairs)]
+    d0, d1 = (decks[int(i)] for i in rng.integers(len(decks), size=2))
+    config = YuxiConfig(board=board, decks=(d0, d1), die_bonus=bool(rng.integers(2)))
+    return game_seed, config, pair
+
+
+def play_checked(
+    game: YuxiGame, agent_specs: tuple[str, str], seed: int
+) -> tuple[YuxiState, list[str], InvariantViolation | Exception | None, int]:
+    """Play one seeded game with the checker on; stop at the first violation or exception.
+
+    Returns the last state, the move list in notation (up to and including the failing
+    move), the error (None if the game finished cleanly) and the steps played."""
+    from paiju.yuxi.agents import REGISTRY
+
+    agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
+    rng = as_generator(seed)
+    state = game.new_initial_state()
+    moves: list[str] = []
+    limit = game.info.max_game_length * 4 + 100
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        else:
+            player = state.current_player()
+            action = agents[player].act(state.observation(player), state.legal_actions())
+        moves.append(state.action_to_string(action))
+        try:
+            state.apply(action)
+        except InvariantViolation as err:
+            return state, moves, err, len(moves)
+        except Exception as err:  # an engine crash is a finding too
+            return state, moves, err, len(moves)
+        if len(moves) > limit:
+            return state, moves, RuntimeError(f"game exceeded {limit} moves"), len(moves)
+    return state, moves, None, len(moves)
+
+
+def run_audit(
+    games: int,
+    seed: int = 0,
+    *,
+    boards: Sequence[str] = tuple(BOARDS),
+    agent_pairs: Sequence[tuple[str, str]] = (
+        ("random", "random"),
+        ("mcts:simulations=24", "mcts:simulations=24"),
+    ),
+    decks: Sequence[str] | None = None,
+    effect_overrides: Mapping[str, EffectFn] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AuditReport:
+    """Play ``games`` self-play games (boards and agent pairs in rotation, decks and die at
+    random per game) with the invariant checker on; collect every violation."""
+    violations: list[Violation] = []
+    steps = 0
+    by_agents: dict[str, int] = {}
+    games_cache: dict[YuxiConfig, YuxiGame] = {}
+    deck_names = list(decks) if decks else list(YuxiConfig().table().decks)
+    for index in range(games):
+        game_seed, config, pair = audit_setup(seed, index, boards, agent_pairs, deck_names)
+        game = games_cache.get(config)
+        if game is None:
+            game = games_cache[config] = YuxiGame(
+                config, check_invariants=True, effect_overrides=dict(effect_overrides or {})
+            )
+        _, moves, err, n = play_checked(game, pair, game_seed)
+        steps += n
+        label = f"{pair[0]} vs {pair[1]}"
+        by_agents[label] = by_agents.get(label, 0) + 1
+        if err is not None:
+            if isinstance(err, InvariantViolation):
+                name, detail = err.invariant, err.detail
+            else:
+                name = "exception"
+                detail = f"{type(err).__name__}: {err} | " + " / ".join(
+                    traceback.format_exception(err)[-3:-1]
+                ).replace("\n", " ")
+            violations.append(
+                Violation(
+                    index,
+                    game_seed,
+                    config.board,
+                    config.decks,
+                    config.die_bonus,
+                    pair,
+                    len(moves) - 1,
+                    name,
+                    detail,
+                    moves,
+                )
+            )
+        if progress is not None:
+            progress(index + 1)
+    return AuditReport(games, steps, seed, violations, by_agents)
+
+
+def replay_moves(
+    config: YuxiConfig, moves: Sequence[str], *, effect_overrides: Mapping[str, EffectFn] | None = None
+) -> tuple[YuxiState, int, InvariantViolation | Exception | None]:
+    """Replay a move list (notation) with the checker on, no agents involved.
+
+    Returns the state reached (before the failing move if one failed), the index of the
+    failing move (or ``len(moves)``) and the error (None when every move was fine)."""
+    game = YuxiGame(config, check_invariants=True, effect_overrides=dict(effect_overrides or {}))
+    state = game.new_initial_state()
+    for i, text in enumerate(moves):
+        action = state.parse_action(text)
+        before = state.clone()
+        try:
+            state.apply(action)
+        except (InvariantViolation, Exception) as err:
+            return before, i, err
+    return state, len(moves), None
+
+
+def replay_violation(
+    violation: Violation, *, effect_overrides: Mapping[str, EffectFn] | None = None
+) -> tuple[YuxiState, int, InvariantViolation | Exception | None]:
+    """Replay a reported violation from its move list."""
+    return replay_moves(violation.config(), violation.moves, effect_overrides=effect_overrides)
+
+
+def replay_seed(
+    violation: Violation, *, effect_overrides: Mapping[str, EffectFn] | None = None
+) -> tuple[list[str], InvariantViolation | Exception | None]:
+    """Replay a reported violation by playing its seeded game again with the same agents."""
+    game = YuxiGame(violation.config(), check_invariants=True, effect_overrides=dict(effect_overrides or {}))
+    _, moves, err, _ = play_checked(game, violation.agents, violation.seed)
+    return moves, err

@@ -1,0 +1,444 @@
+"""The designer's balance report: who wins, with which deck, thanks to which cards.
+
+The talk's balance finding was that the first player is favoured on 3×3 but not on 6×4,
+so the first-player die bonus could be dropped. :func:`run_balance` measures exactly that,
+and more, from self-play (greedy agents by default; any registry spec works):
+
+* **first-player win rate** per board, with and without the die bonus (the same seeds and
+  decks in both settings, so the comparison is paired), with 95% Wilson intervals; a draw
+  counts half;
+* **deck win matrix**: the share of points (win 1, draw 0.5) of the row deck against the
+  column deck over every board and setting, seats pooled; and each deck's overall rate;
+* **per-card play rate and win contribution**: among player-games whose deck holds the
+  card (for a void card: a card that creates it), the share in which the card was played,
+  and the player's win rate when it was played minus the win rate when it was not, with a
+  95% interval (Newcombe's score interval for a difference of two proportions). A large positive
+  contribution marks a card that wins games when it lands (a candidate for a nerf, or a
+  card that mostly lands in already-winning positions: read it with the play rate).
+
+The report renders as Markdown tables (:meth:`BalanceReport.markdown`) and PNG plots
+(:func:`save_plots`, matplotlib with the Agg backend).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paiju.core.protocol import play_game
+from paiju.core.rng import as_generator, derive_seed
+from paiju.core.stats import Estimate, proportion_ci
+from paiju.yuxi.actions import KIND_PLAY
+from paiju.yuxi.board import BOARDS
+from paiju.yuxi.game import YuxiConfig, YuxiGame
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One balance game: room, decks, result and the cards each seat played."""
+
+    board: str
+    die_bonus: bool
+    decks: tuple[str, str]
+    scores: tuple[int, int]
+    result: float
+    """Seat 0's share: 1 win, 0.5 draw, 0 loss."""
+    played: tuple[tuple[int, ...], tuple[int, ...]]
+    """Distinct card ids each seat played."""
+
+
+BONUS_OPTIONS: dict[str, tuple[int, ...]] = {
+    "none": (0,),
+    "+1": (1,),
+    "+2": (2,),
+    "d3": (1, 2, 3),
+    "d6": (1, 2, 3, 4, 5, 6),
+}
+"""End bonuses for seat 0 the what-if table compares (a die averages over its faces)."""
+
+
+def bonus_share(margin: int, faces: Sequence[int]) -> float:
+    """Seat 0's expected result (1 win, 0.5 draw) with raw margin ``margin`` and a bonus
+    drawn uniformly from ``faces``."""
+    total = 0.0
+    for f in faces:
+        m = margin + f
+        total += 1.0 if m > 0 else 0.5 if m == 0 else 0.0
+    return total / len(faces)
+
+
+@dataclass(frozen=True)
+class CardStat:
+    key: str
+    in_deck: int
+    """Player-games whose deck holds the card (for void cards: a card creating it)."""
+    play_rate: Estimate
+    win_when_played: Estimate
+    win_when_not: Estimate
+    contribution: Estimate
+    """win_when_played - win_when_not, with a 95% interval."""
+
+
+@dataclass
+class BalanceReport:
+    games_per_setting: int
+    agents: tuple[str, str]
+    seed: int
+    first_player: dict[tuple[str, bool], Estimate]
+    mean_margin: dict[tuple[str, bool], float]
+    deck_matrix: dict[str, dict[str, Estimate]]
+    deck_overall: dict[str, Estimate]
+    cards: list[CardStat]
+    bonus_what_if: dict[tuple[str, str], Estimate] = field(default_factory=dict)
+    """(board, bonus option) -> first-player win rate had the die-off games given seat 0 that
+    bonus (see :data:`BONUS_OPTIONS`); exact for agents that ignore the bonus (greedy)."""
+    records: list[GameRecord] = field(repr=False, default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games_per_setting": self.games_per_setting,
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "first_player": [
+                {"board": b, "die_bonus": d, **e.as_dict(), "mean_margin": self.mean_margin[(b, d)]}
+                for (b, d), e in self.first_player.items()
+            ],
+            "bonus_what_if": [
+                {"board": b, "bonus": o, **e.as_dict()} for (b, o), e in self.bonus_what_if.items()
+            ],
+            "deck_overall": {k: e.as_dict() for k, e in self.deck_overall.items()},
+            "deck_matrix": {
+                a: {b: e.as_dict() for b, e in row.items()} for a, row in self.deck_matrix.items()
+            },
+            "cards": [
+                {
+                    "card": c.key,
+                    "in_deck": c.in_deck,
+                    "play_rate": c.play_rate.as_dict(),
+                    "win_when_played": c.win_when_played.as_dict(),
+                    "win_when_not": c.win_when_not.as_dict(),
+                    "contribution": c.contribution.as_dict(),
+                }
+                for c in self.cards
+            ],
+        }
+
+    def markdown(self) -> str:
+        """The report as Markdown tables."""
+        out = [
+            f"Balance self-play: {self.agents[0]} (seat 0, first) vs {self.agents[1]}, "
+            f"{self.games_per_setting} games per board and die setting, seed {self.seed}.",
+            "",
+            "| board | die bonus | first-player win rate | 95% interval | mean margin (seat 0) | games |",
+            "|---|---|---|---|---|---|",
+        ]
+        for (b, d), e in self.first_player.items():
+            out.append(
+                f"| {b} | {'on' if d else 'off'} | {e.value:.3f} | [{e.low:.3f}, {e.high:.3f}] | "
+                f"{self.mean_margin[(b, d)]:+.2f} | {e.n} |"
+            )
+        if self.bonus_what_if:
+            boards = list(dict.fromkeys(b for b, _ in self.bonus_what_if))
+            out += [
+                "",
+                "What if (re-scored die-off games): first-player win rate with each end bonus for seat 0",
+                "",
+                "| board | " + " | ".join(BONUS_OPTIONS) + " |",
+                "|---" * (len(BONUS_OPTIONS) + 1) + "|",
+            ]
+            for b in boards:
+                row = [self.bonus_what_if[(b, o)] for o in BONUS_OPTIONS]
+                out.append(
+                    f"| {b} | " + " | ".join(f"{e.value:.3f} [{e.low:.2f}, {e.high:.2f}]" for e in row) + " |"
+                )
+        decks = list(self.deck_overall)
+        out += ["", "| deck | win rate | 95% interval | games |", "|---|---|---|---|"]
+        for k in sorted(decks, key=lambda k: -self.deck_overall[k].value):
+            e = self.deck_overall[k]
+            out.append(f"| {k} | {e.value:.3f} | [{e.low:.3f}, {e.high:.3f}] | {e.n} |")
+        out += [
+            "",
+            "Deck matrix (row deck's win share against the column deck; games in brackets):",
+            "",
+            "| vs | " + " | ".join(decks) + " |",
+            "|---" * (len(decks) + 1) + "|",
+        ]
+        for a in decks:
+            cells = []
+            for b in decks:
+                e = self.deck_matrix[a].get(b)
+                cells.append("-" if e is None or e.n == 0 else f"{e.value:.2f} ({e.n})")
+            out.append(f"| {a} | " + " | ".join(cells) + " |")
+        out += [
+            "",
+            "| card | in deck (player-games) | play rate | win when played | win when not | "
+            "contribution [95%] |",
+            "|---|---|---|---|---|---|",
+        ]
+        for c in sorted(self.cards, key=lambda c: -(c.contribution.value if c.contribution.n else -9)):
+            contrib = (
+                f"{c.contribution.value:+.3f} [{c.contribution.low:+.3f}, {c.contribution.high:+.3f}]"
+                if c.contribution.n and not math.isnan(c.contribution.value)
+                else "-"
+            )
+            out.append(
+                f"| {c.key} | {c.in_deck} | {_fmt(c.play_rate)} | {_fmt(c.win_when_played)} | "
+                f"{_fmt(c.win_when_not)} | {contrib} |"
+            )
+        return "\n".join(out) + "\n"
+
+
+def _fmt(e: Estimate) -> str:
+    return "-" if e.n == 0 or math.isnan(e.value) else f"{e.value:.3f}"
+
+
+def _difference(a: Estimate, b: Estimate) -> Estimate:
+    """Difference of two proportions with Newcombe's hybrid score 95% interval (built from
+    the two Wilson intervals, so it stays sane at 0%, 100% and small counts, where the plain
+    normal approximation collapses to zero width)."""
+    if a.n == 0 or b.n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    d = a.value - b.value
+    low = d - math.sqrt((a.value - a.low) ** 2 + (b.high - b.value) ** 2)
+    high = d + math.sqrt((a.high - a.value) ** 2 + (b.value - b.low) ** 2)
+    return Estimate(d, max(-1.0, low), min(1.0, high), a.n + b.n)
+
+
+def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -> GameRecord:
+    """One self-play game for the report (agents seeded from ``seed``)."""
+    from paiju.yuxi.agents import REGISTRY
+
+    agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
+    state, history = play_game(game, agents, seed)
+    played: tuple[set[int], set[int]] = (set(), set())
+    # replay to attribute each play to its seat (the history holds actions only)
+    replay = game.new_initial_state()
+    for action in history:
+        player = replay.current_player()
+        if player >= 0:
+            kind, cid, _ = game.actions.decode(int(action))
+            if kind == KIND_PLAY:
+                played[player].add(cid)
+        replay.apply(action)
+    a, b = state.final_scores()
+    result = 1.0 if a > b else 0.0 if a < b else 0.5
+    return GameRecord(
+        game.config.board,
+        game.config.die_bonus,
+        game.config.decks,
+        (a, b),
+        result,
+        (tuple(sorted(played[0])), tuple(sorted(played[1]))),
+    )
+
+
+def _balance_job(job: tuple[YuxiConfig, tuple[str, str], int]) -> GameRecord:
+    config, agents, game_seed = job
+    game = _GAMES.get(config)
+    if game is None:
+        game = _GAMES[config] = YuxiGame(config)
+    return play_balance_game(game, agents, game_seed)
+
+
+_GAMES: dict[YuxiConfig, YuxiGame] = {}
+
+
+def balance_jobs(
+    games: int, seed: int, agents: tuple[str, str], boards: Sequence[str], deck_names: Sequence[str]
+) -> list[tuple[YuxiConfig, tuple[str, str], int]]:
+    """Every game of a balance run: room, agents and seed (decks and seed shared by the two
+    die settings of the same game index, so the die comparison is paired)."""
+    jobs = []
+    for board in boards:
+        for i in range(games):
+            rng = as_generator(derive_seed(seed, i, 7))
+            d0, d1 = (deck_names[int(k)] for k in rng.integers(len(deck_names), size=2))
+            for die in (True, False):
+                jobs.append(
+                    (YuxiConfig(board=board, decks=(d0, d1), die_bonus=die), agents, derive_seed(seed, i))
+                )
+    return jobs
+
+
+def run_balance(
+    games: int,
+    seed: int = 0,
+    *,
+    agents: tuple[str, str] = ("greedy", "greedy"),
+    boards: Sequence[str] = tuple(BOARDS),
+    decks: Sequence[str] | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> BalanceReport:
+    """``games`` games per (board, die setting); decks drawn at random per game (the same
+    draws and seeds for both die settings). ``workers > 1`` plays them on that many local
+    processes; every game is seeded by its index, so the report does not depend on it."""
+    table = YuxiConfig().table()
+    deck_names = list(decks) if decks else list(table.decks)
+    jobs = balance_jobs(games, seed, agents, boards, deck_names)
+    records: list[GameRecord] = []
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            for rec in pool.map(_balance_job, jobs, chunksize=4):
+                records.append(rec)
+                if progress is not None:
+                    progress(len(records))
+    else:
+        for job in jobs:
+            records.append(_balance_job(job))
+            if progress is not None:
+                progress(len(records))
+    return summarize(records, games, agents, seed, deck_names)
+
+
+def summarize(
+    records: Sequence[GameRecord], games: int, agents: tuple[str, str], seed: int, deck_names: Sequence[str]
+) -> BalanceReport:
+    """Aggregate game records into the report's estimates."""
+    table = YuxiConfig().table()
+    first: dict[tuple[str, bool], list[GameRecord]] = {}
+    for r in records:
+        first.setdefault((r.board, r.die_bonus), []).append(r)
+    first_player = {k: proportion_ci(sum(r.result for r in rs), len(rs)) for k, rs in first.items()}
+    margin = {k: sum(r.scores[0] - r.scores[1] for r in rs) / len(rs) for k, rs in first.items()}
+    what_if: dict[tuple[str, str], Estimate] = {}
+    for (board, die), rs in first.items():
+        if not die:
+            for option, faces in BONUS_OPTIONS.items():
+                share = sum(bonus_share(r.scores[0] - r.scores[1], faces) for r in rs)
+                what_if[(board, option)] = proportion_ci(share, len(rs))
+    pair_points: dict[tuple[str, str], list[float]] = {}
+    deck_points: dict[str, list[float]] = {d: [] for d in deck_names}
+    for r in records:
+        for seat in (0, 1):
+            share = r.result if seat == 0 else 1.0 - r.result
+            me, them = r.decks[seat], r.decks[1 - seat]
+            pair_points.setdefault((me, them), []).append(share)
+            deck_points.setdefault(me, []).append(share)
+    matrix = {
+        a: {
+            b: proportion_ci(sum(pair_points.get((a, b), [])), len(pair_points.get((a, b), [])))
+            for b in deck_names
+        }
+        for a in deck_names
+    }
+    overall = {d: proportion_ci(sum(v), len(v)) for d, v in deck_points.items()}
+    cards: list[CardStat] = []
+    deck_has = {d: {table.card(k).id for k in table.deck(d).cards} for d in deck_names}
+    creators = _void_creators(table)
+    for card in table.cards[1:]:
+        assert card is not None
+        played_w: list[float] = []
+        not_w: list[float] = []
+        for r in records:
+            for seat in (0, 1):
+                held = deck_has[r.decks[seat]]
+                if card.id not in held if not card.is_void else not (creators.get(card.id, set()) & held):
+                    continue
+                share = r.result if seat == 0 else 1.0 - r.result
+                (played_w if card.id in r.played[seat] else not_w).append(share)
+        n = len(played_w) + len(not_w)
+        wp = proportion_ci(sum(played_w), len(played_w))
+        wn = proportion_ci(sum(not_w), len(not_w))
+        cards.append(CardStat(card.key, n, proportion_ci(len(played_w), n), wp, wn, _difference(wp, wn)))
+    return BalanceReport(
+        games, agents, seed, first_player, margin, matrix, overall, cards, what_if, list(records)
+    )
+
+
+def _void_creators(table: Any) -> dict[int, set[int]]:
+    """Void card id -> ids of the deck cards whose effects create it."""
+    out: dict[int, set[int]] = {}
+    for card in table.cards[1:]:
+        for ref in card.effects:
+            key = ref.params.get("card")
+            if isinstance(key, str):
+                out.setdefault(table.card(key).id, set()).add(card.id)
+    return out
+
+
+def save_plots(report: BalanceReport, out_dir: str | Path) -> list[Path]:
+    """Three PNGs: first-player win rates, the deck matrix, card contributions; returns paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+
+    boards = sorted({b for b, _ in report.first_player}, key=lambda b: list(BOARDS).index(b))
+    fig, ax = plt.subplots(figsize=(6, 4))
+    width = 0.35
+    for k, die in enumerate((True, False)):
+        ests = [report.first_player.get((b, die)) for b in boards]
+        xs = np.arange(len(boards)) + (k - 0.5) * width
+        vals = [e.value if e else np.nan for e in ests]
+        errs = [[e.value - e.low if e else 0 for e in ests], [e.high - e.value if e else 0 for e in ests]]
+        ax.bar(xs, vals, width, yerr=errs, capsize=4, label=f"die bonus {'on' if die else 'off'}")
+    ax.axhline(0.5, color="grey", lw=1, ls="--")
+    ax.set_xticks(np.arange(len(boards)), boards)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("first-player win rate (95% CI)")
+    ax.set_title(f"yuxi: first player, {report.agents[0]} vs {report.agents[1]}")
+    ax.legend()
+    fig.tight_layout()
+    paths.append(out / "first_player.png")
+    fig.savefig(paths[-1], dpi=110)
+    plt.close(fig)
+
+    decks = list(report.deck_overall)
+    grid = np.array(
+        [
+            [report.deck_matrix[a][b].value if report.deck_matrix[a][b].n else np.nan for b in decks]
+            for a in decks
+        ]
+    )
+    fig, ax = plt.subplots(figsize=(7, 6))
+    im = ax.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(len(decks)), decks, rotation=45, ha="right")
+    ax.set_yticks(range(len(decks)), decks)
+    for i in range(len(decks)):
+        for j in range(len(decks)):
+            if not np.isnan(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label="row deck's win share")
+    ax.set_title("yuxi deck matrix")
+    fig.tight_layout()
+    paths.append(out / "deck_matrix.png")
+    fig.savefig(paths[-1], dpi=110)
+    plt.close(fig)
+
+    cards = [c for c in report.cards if c.contribution.n and not math.isnan(c.contribution.value)]
+    cards.sort(key=lambda c: c.contribution.value)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, max(5, 0.22 * len(cards))), sharey=True)
+    ys = np.arange(len(cards))
+    ax1.errorbar(
+        [c.contribution.value for c in cards],
+        ys,
+        xerr=[
+            [c.contribution.value - c.contribution.low for c in cards],
+            [c.contribution.high - c.contribution.value for c in cards],
+        ],
+        fmt="o",
+        ms=3,
+    )
+    ax1.axvline(0, color="grey", lw=1)
+    ax1.set_yticks(ys, [c.key for c in cards], fontsize=7)
+    ax1.set_xlabel("win contribution (played - not played)")
+    ax2.barh(ys, [c.play_rate.value for c in cards])
+    ax2.set_xlabel("play rate")
+    ax2.set_xlim(0, 1)
+    fig.suptitle("yuxi cards")
+    fig.tight_layout()
+    paths.append(out / "cards.png")
+    fig.savefig(paths[-1], dpi=110)
+    plt.close(fig)
+    return paths

@@ -1,0 +1,109 @@
+"""Readable yuxi boards: plain text (``str(state)``) and a Rich table for the CLI.
+
+Each cell shows the card, its points (red when damaged below its starting points, green
+when above), armour ``[n]``, coins ``$n``, cooldown ``⏳n`` and the cell's weather. Seat 0's
+characters are blue, seat 1's red, as in the original's screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from paiju.yuxi.effects import WEATHER_NAMES
+
+if TYPE_CHECKING:
+    from paiju.yuxi.game import YuxiState
+
+WEATHER_MARK = ("", "~fog", "⚡thunder", "*ice", "%erosion")
+_SEAT_STYLE = ("bold blue", "bold red")
+
+
+def _unit_text(st: YuxiState, cell: int) -> str:
+    c = st.cards[st.card[cell]]
+    assert c is not None
+    parts = [f"{'AB'[st.owner[cell]]}:{c.key}", f"{st.power[cell]}/{st.base[cell]}"]
+    if st.armour[cell]:
+        parts.append(f"[{st.armour[cell]}]")
+    if st.coins[cell]:
+        parts.append(f"${st.coins[cell]}")
+    if c.cooldown:
+        parts.append(f"cd{st.cd[cell]}")
+    return " ".join(parts)
+
+
+def board_text(st: YuxiState) -> str:
+    """The board as plain text lines, then purses, scores and hand sizes."""
+    from paiju.yuxi.game import PHASE_NAMES
+
+    sh = st.shape
+    lines = []
+    for r in range(sh.height):
+        row = []
+        for col in range(sh.width):
+            i = r * sh.width + col
+            cell = _unit_text(st, i) if st.card[i] else "."
+            w = WEATHER_NAMES[st.weather[i]] if st.weather[i] else ""
+            row.append(f"{sh.cell_name(i)} {cell}{' <' + w + '>' if w else ''}")
+        lines.append(" | ".join(row))
+    lines.append(
+        f"phase {PHASE_NAMES[st.phase]}, turn {st.turn}, seat {st.to_move} to play; "
+        f"score A {st.score[0]}{f' +{st.bonus} die' if st.bonus else ''} B {st.score[1]}; "
+        f"purse A {st.purse[0]} B {st.purse[1]}; hands A {len(st.hand[0])} B {len(st.hand[1])}; "
+        f"decks A {st.deck_n[0]} B {st.deck_n[1]}"
+    )
+    return "\n".join(lines)
+
+
+def board_table(st: YuxiState, *, reveal_hands: bool = True) -> Group:
+    """A Rich table of the board, then a line each for the scores, purses and hands."""
+    sh = st.shape
+    table = Table(show_header=True, show_lines=True, header_style="dim")
+    table.add_column("")
+    for col in range(sh.width):
+        table.add_column("abcdef"[col], justify="center", min_width=12)
+    for r in range(sh.height):
+        row: list[Text | str] = [str(r + 1)]
+        for col in range(sh.width):
+            i = r * sh.width + col
+            t = Text()
+            if st.card[i]:
+                c = st.cards[st.card[i]]
+                assert c is not None
+                t.append(c.key + "\n", style=_SEAT_STYLE[st.owner[i]])
+                p, b = st.power[i], st.base[i]
+                t.append(str(p), style="red" if p < b else "green" if p > b else "white")
+                if st.armour[i]:
+                    t.append(f" [{st.armour[i]}]", style="cyan")
+                if st.coins[i]:
+                    t.append(f" ${st.coins[i]}", style="yellow")
+                if c.cooldown:
+                    t.append(f" cd{st.cd[i]}", style="magenta")
+            if st.weather[i]:
+                t.append(("\n" if st.card[i] else "") + WEATHER_MARK[st.weather[i]], style="dim italic")
+            row.append(t)
+        table.add_row(*row)
+    lines = [
+        Text(
+            f"A (seat 0): {st.score[0]}{f' + die {st.bonus}' if st.bonus else ''} points, "
+            f"purse {st.purse[0]}, "
+            f"deck {st.deck_n[0]}{', finished' if st.out[0] else ''}",
+            style=_SEAT_STYLE[0],
+        ),
+        Text(
+            f"B (seat 1): {st.score[1]} points, purse {st.purse[1]}, deck {st.deck_n[1]}"
+            f"{', finished' if st.out[1] else ''}",
+            style=_SEAT_STYLE[1],
+        ),
+    ]
+    if reveal_hands:
+        lines.append(Text("hand A: " + _keys(st, st.hand[0])))
+        lines.append(Text("hand B: " + _keys(st, st.hand[1])))
+    return Group(table, *lines)
+
+
+def _keys(st: YuxiState, ids: list[int]) -> str:
+    return ", ".join(st.cards[c].key for c in ids) or "-"  # type: ignore[union-attr]

@@ -1,0 +1,124 @@
+"""`paiju yuxi ...`: play, audit, replay, balance, cards; bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from paiju.cli.main import app
+from paiju.core.errors import PaijuError
+from paiju.yuxi.cards import load_card_table
+from paiju.yuxi.rulesdoc import card_reference_markdown
+
+runner = CliRunner()
+
+
+def test_play_shows_boards_and_a_result() -> None:
+    result = runner.invoke(
+        app, ["yuxi", "play", "--agents", "greedy,random", "--board", "3x3", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "final: A" in result.output and "┃" in result.output and "play " in result.output
+    js = runner.invoke(
+        app,
+        [
+            "yuxi",
+            "play",
+            "--agents",
+            "random,random",
+            "--board",
+            "6x4",
+            "--seed",
+            "1",
+            "--decks",
+            "tempest,crab_feast",
+            "--no-die",
+            "--json",
+        ],
+    )
+    data = json.loads(js.output)
+    assert data["decks"] == ["tempest", "crab_feast"] and data["bonus"] == 0
+    assert data["moves"][0]["move"].startswith("deal ")
+    again = runner.invoke(
+        app,
+        [
+            "yuxi",
+            "play",
+            "--agents",
+            "random,random",
+            "--board",
+            "6x4",
+            "--seed",
+            "1",
+            "--decks",
+            "tempest,crab_feast",
+            "--no-die",
+            "--json",
+        ],
+    )
+    assert again.output == js.output
+
+
+def test_bad_input_exits_2_with_one_line() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "paiju.cli.main", "yuxi", "play", "--board", "5x5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "error: unknown yuxi board '5x5'; boards: 3x3, 4x4, 6x4\n"
+    for args, match in (
+        (["--agents", "bogus,random"], "unknown yuxi agent 'bogus'"),
+        (["--decks", "nope,tempest"], "unknown yuxi deck 'nope'"),
+        (["--agents", "greedy"], "expected 2 agents"),
+    ):
+        result = runner.invoke(app, ["yuxi", "play", *args])
+        assert isinstance(result.exception, PaijuError) and match in str(result.exception)
+    result = runner.invoke(app, ["yuxi", "audit", "--games", "0"])
+    assert isinstance(result.exception, PaijuError)
+
+
+def test_audit_replay_and_balance(tmp_path: Path) -> None:
+    report = tmp_path / "audit.json"
+    result = runner.invoke(
+        app, ["yuxi", "audit", "--games", "3", "--seed", "2", "--search", "greedy", "--out", str(report)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "no invariant violated" in result.output
+    assert json.loads(report.read_text())["games"] == 3
+    rep = runner.invoke(app, ["yuxi", "replay", str(report)])
+    assert rep.exit_code == 0 and "no violations" in rep.output
+    out = tmp_path / "bal"
+    bal = runner.invoke(
+        app,
+        [
+            "yuxi",
+            "balance",
+            "--games",
+            "2",
+            "--boards",
+            "3x3",
+            "--agents",
+            "greedy,random",
+            "--out-dir",
+            str(out),
+        ],
+    )
+    assert bal.exit_code == 0, bal.output
+    assert "first player" in bal.output
+    assert {p.name for p in out.iterdir()} >= {"report.md", "report.json", "first_player.png", "cards.png"}
+
+
+def test_cards_lists_and_prints_the_rules_reference() -> None:
+    result = runner.invoke(app, ["yuxi", "cards", "--json"])
+    cards = json.loads(result.output)
+    assert len(cards) == 44 and cards[0]["key"] == "reef_crab"
+    md = runner.invoke(app, ["yuxi", "cards", "--markdown"])
+    assert md.output == card_reference_markdown(load_card_table())
+    decks = runner.invoke(app, ["yuxi", "cards", "--decks", "--json"])
+    assert all(d["size"] == 35 for d in json.loads(decks.output).values())
