@@ -130,3 +130,195 @@ def select(
         console.print(f"DIH of the paper's set (top {rounds} by own DIH): {paper.set_dih:.6f}")
     if loaded.excluded:
         console.print(f"left out {len(loaded.excluded)} deal(s) with fewer than {min_plays} plays")
+
+
+# --- H11: score distributions (spec §1) and validation by simulated tournaments (spec §4) -------
+def _bar_columns() -> tuple[object, ...]:
+    from rich.progress import MofNCompleteColumn, TimeRemainingColumn
+
+    return (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+
+
+@app.command("pool")
+def make_pool(
+    out: Annotated[Path, typer.Option("--out", help="Pool file to write (one deal per line).")],
+    count: Annotated[int, typer.Option("--count", help="Number of distinct random deals.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
+) -> None:
+    """Write a versioned pool file of COUNT distinct uniformly random deals (paper's Algorithm 3)."""
+    from paiju.tournament.population import random_pool, write_pool_file
+
+    deals = random_pool(count, seed)
+    header = (
+        f"paiju Dou Dizhu deal pool: {count} distinct uniformly random deals, landlord first, kitty last.\n"
+        f"Made by: paiju dih pool --count {count} --seed {seed}"
+    )
+    write_pool_file(out, deals, header)
+    console.print(f"wrote {len(deals)} deals to {out}")
+
+
+@app.command("dists")
+def dists_command(
+    out: Annotated[
+        Path, typer.Option("--out", help="Parquet table to write: deal, score, probability, plays.")
+    ],
+    pool: Annotated[
+        Path | None, typer.Option("--pool", help="Pool file: simulate the population on every deal (§1 b).")
+    ] = None,
+    records: Annotated[
+        list[Path] | None,
+        typer.Option("--records", help="Game-record directory or file (§1 a); repeat for several."),
+    ] = None,
+    plays: Annotated[int, typer.Option("--plays", help="Plays per deal when simulating.")] = 96,
+    population: Annotated[
+        str,
+        typer.Option(
+            "--population",
+            help="Agents when simulating: a preset (ladder, mixed) or "
+            "'landlord=A|B;farmer1=C|D;farmer2=E' (SPEC~EPS = SPEC with ε random moves).",
+        ),
+    ] = "ladder",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated games.")] = 0,
+    min_plays: Annotated[
+        int, typer.Option("--min-plays", help="With --records: keep deals played at least this often.")
+    ] = 50,
+    workers: Annotated[int, typer.Option("--workers", help="Processes playing games.")] = 2,
+    ray: Annotated[bool, typer.Option("--ray", help="Play games as Ray tasks ($RAY_ADDRESS).")] = False,
+    cache: Annotated[
+        Path | None, typer.Option("--cache", help="Cache folder for played games (resume).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Per-deal landlord-score distributions, from game records (DuckDB) or simulated play."""
+    from rich.progress import Progress as RichProgress
+
+    from paiju.tournament.distributions import write_distribution_table
+    from paiju.tournament.population import Population, distributions_from_records, simulate_distributions
+    from paiju.tournament.selection import read_pool_file
+
+    if (pool is None) == (not records):
+        raise ConfigError("give exactly one of --pool (simulate) or --records (aggregate game records)")
+    if records:
+        laws = distributions_from_records(records, min_plays=min_plays)
+        source = f"records {', '.join(map(str, records))} (min plays {min_plays})"
+    else:
+        assert pool is not None
+        deals = read_pool_file(pool)
+        pop = Population.parse(population)
+        if as_json:
+            laws = simulate_distributions(
+                deals, pop, plays, seed, workers=workers, cache_dir=cache, use_ray=ray
+            )
+        else:
+            with RichProgress(*_bar_columns(), console=err_console, transient=True) as bar:
+                task = bar.add_task(f"games ({len(pop)} combinations)", total=len(deals) * plays)
+                laws = simulate_distributions(
+                    deals,
+                    pop,
+                    plays,
+                    seed,
+                    workers=workers,
+                    cache_dir=cache,
+                    use_ray=ray,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+        source = f"{plays} plays per deal of pool {pool} by population {pop.spec()} (seed {seed})"
+    write_distribution_table(out, laws)
+    if as_json:
+        print_json({"out": str(out), "deals": len(laws), "source": source})
+        return
+    console.print(f"wrote the score distributions of {len(laws)} deal(s) to {out}")
+    console.print(f"source: {source}")
+
+
+@app.command("validate")
+def validate_command(
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config", help="Validation TOML (default: the built-in miniature of the paper's grid)."
+        ),
+    ] = None,
+    plot: Annotated[Path, typer.Option("--plot", help="PNG plot to write.")] = Path("dih-validation.png"),
+    out_json: Annotated[
+        Path | None, typer.Option("--out-json", help="Also write the results as JSON.")
+    ] = None,
+    tournaments: Annotated[
+        int | None, typer.Option("--tournaments", help="Override the tournaments per setting.")
+    ] = None,
+    ray: Annotated[bool, typer.Option("--ray", help="Play the games as Ray tasks ($RAY_ADDRESS).")] = False,
+    cache: Annotated[Path | None, typer.Option("--cache", help="Cache folder for played games.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Simulated tournaments: P1 (random deals) vs P2 (DIH-selected deals), the paper's validation."""
+    import dataclasses
+    import json
+
+    from rich.progress import Progress as RichProgress
+
+    from paiju.tournament.validate import DEFAULT_CONFIG, ValidationConfig, plot_report, run_validation
+
+    cfg = ValidationConfig.from_toml(config if config is not None else DEFAULT_CONFIG)
+    if tournaments is not None:
+        if tournaments < 1:
+            raise ConfigError(f"--tournaments must be positive, got {tournaments}")
+        cfg = dataclasses.replace(cfg, tournaments=tournaments)
+    if as_json:
+        report = run_validation(cfg, cache_dir=cache, use_ray=ray)
+    else:
+        with RichProgress(*_bar_columns(), console=err_console, transient=True) as bar:
+            tasks: dict[str, object] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(stage, total=total)
+                bar.update(tasks[stage], completed=done, total=total)  # type: ignore[arg-type]
+
+            report = run_validation(cfg, cache_dir=cache, use_ray=ray, progress=progress)
+    plot_report(report, plot)
+    data = report.as_dict()
+    data["plot"] = str(plot)
+    if out_json is not None:
+        out_json.write_text(json.dumps(data, indent=2, default=float))
+    if as_json:
+        print_json(data)
+        return
+    table = Table(
+        title=f"{cfg.name}: {report.combinations} combinations, pool {report.pool_size}, "
+        f"{cfg.tournaments} tournaments per row"
+    )
+    for col in (
+        "n",
+        "m",
+        "r",
+        "P1 random",
+        *(f"P2 {m}" for m in cfg.methods),
+        *(f"gain {m}" for m in cfg.methods),
+    ):
+        table.add_column(col, justify="right")
+
+    def pct(e: object) -> str:
+        v, lo, hi = e.value, e.low, e.high  # type: ignore[attr-defined]
+        return "n/a" if v != v else f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+
+    def gain(e: object) -> str:
+        v, lo, hi = e.value, e.low, e.high  # type: ignore[attr-defined]
+        return "n/a (P1 = 0)" if v != v else f"{v:+.1%} [{lo:+.1%}, {hi:+.1%}]"
+
+    for r in report.results:
+        table.add_row(
+            str(r.players),
+            str(r.rounds),
+            str(r.top),
+            pct(r.p1),
+            *(pct(r.p2[m]) for m in cfg.methods),
+            *(gain(r.gain[m]) for m in cfg.methods),
+        )
+    console.print(table)
+    console.print(f"P = share of tournaments whose top r are distinguishable; 95% intervals; plot: {plot}")
