@@ -261,6 +261,14 @@ def _play_batch(task: _BatchTask) -> list[dict[str, Any]]:
     return rows
 
 
+play_batch = _play_batch
+"""Public name of the batch worker (what a custom ``executor`` of :func:`run_games` runs)."""
+
+BatchExecutor = Callable[[list[_BatchTask], int, Callable[[list[dict[str, Any]]], None]], None]
+"""``executor(tasks, workers, consume)``: runs :func:`play_batch` on every task somewhere
+(processes, a Ray cluster) and hands each batch's rows to ``consume`` in the calling process."""
+
+
 # ---- running a match -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MatchSetup:
@@ -342,6 +350,7 @@ def run_games(
     game_options: dict[str, Any] | None = None,
     batch_size: int | None = None,
     keep_rows: bool | None = None,
+    executor: BatchExecutor | None = None,
 ) -> RunResult:
     """Play games ``0..n_games-1`` of a match, recording them to ``out_dir`` with resume.
 
@@ -352,6 +361,9 @@ def run_games(
     identical to ``workers=1`` (only decision times differ). ``progress`` is True for a Rich
     progress bar or a callable ``(games_done, games_total)`` called after every batch.
     ``keep_rows`` (default: only without ``out_dir``) returns the rows played in memory.
+    ``executor`` replaces the local process pool (e.g. Ray, :mod:`paiju.doudizhu.selfplay`):
+    it is called as ``executor(tasks, workers, consume)`` and must run :func:`play_batch` on
+    every task, passing each result to ``consume`` (in any order) in this process.
     """
     setup = setup_match(game_name, agent_specs, seed, fmt, game_options)
     plan = match_plan(setup.lineups, n_games, seed)
@@ -385,7 +397,9 @@ def run_games(
                 report(finished, n_games)
 
         with _progress_reporter(progress, n_games, skipped, f"{game_name} {setup.fmt}") as report:
-            if workers == 1 or len(tasks) <= 1:
+            if executor is not None and tasks:
+                executor(tasks, workers, lambda rows: consume(rows, report))
+            elif workers == 1 or len(tasks) <= 1:
                 for task in tasks:
                     consume(_play_batch(task), report)
             else:

@@ -1,0 +1,198 @@
+"""The ``search`` Dou Dizhu agent: determinized Monte Carlo rollouts over a few candidate moves.
+
+Why this shape (perfect-information Monte Carlo, "PIMC"): Dou Dizhu hides two hands, so the
+agent samples full deals consistent with everything it has seen
+(:meth:`DouDizhuGame.sample_state` deals the unseen cards at random, respecting the hand
+sizes and the landlord's open kitty cards it has not played), plays each candidate move in
+every sampled deal, finishes the game with a fast policy for all three seats, and keeps the
+candidate with the best mean return. Because the sample is built from the observation alone,
+the agent cannot peek at the real hidden hands.
+
+Details (also in ``docs/ddz-agents.md``):
+
+* **Candidates** (``width``, default 6): the rule agent's own choice first, then, on a lead,
+  the other plays of the exact fewest-plays split in the rule agent's lead order and the
+  lowest solo and pair; when following, pass, the non-bomb answers ordered by the plays they
+  leave, and the lowest bomb and the rocket.
+* **Rollouts**: every determinization is shared by all candidates (common random numbers:
+  the comparison is paired), and each is played out by the rule policy
+  (:func:`paiju.doudizhu.agents.rule.rule_move`) for all seats, each seat seeing only its
+  own hand and the cards it cannot see in that sampled world.
+* **Budget**: ``budget`` rollouts per decision in total (``budget // len(candidates)``
+  determinizations, at least one), optionally capped by ``time`` seconds (0 = no cap; a
+  time cap makes play depend on the machine's speed, so reproducible runs leave it at 0).
+* **Value**: the mean return of the agent's seat under the game's scoring rule (``scoring``
+  parameter; a farmer's return is half the landlord's, negated), ties to the earlier
+  candidate (the rule agent's preference).
+* Shortcuts without search: a single legal move, a move that empties the hand, and the
+  bidding phase (the rule agent's :func:`~paiju.doudizhu.agents.rule.bid_for`).
+
+The observation does not carry the game's options, so the agent takes the wing rule
+(``wings=douzero|rlcard``) and scoring rule as parameters for its sampled games; with
+bidding the sampled game follows the observation (bids present).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from paiju.core.errors import ConfigError
+from paiju.core.protocol import Action
+from paiju.core.rng import SeedLike, as_generator
+from paiju.doudizhu.agents.rule import (
+    Situation,
+    _finishing,
+    _lowest_of_width,
+    _ranked_answers,
+    bid_for,
+    lead_order,
+    rule_move,
+    split_leads,
+)
+from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuObservation, DouDizhuState
+from paiju.doudizhu.moves import PASS, Move
+from paiju.doudizhu.scoring import SCORING_RULES
+
+_PLAY = 2  # DouDizhuState phase code of the card play
+
+
+def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[Move]:
+    """Up to ``width`` distinct legal moves worth searching, the rule policy's choice first."""
+    legal_set = set(legal)
+    out: list[Move] = [rule_move(sit, legal)]
+    if out[0] not in legal_set:  # a split lead not allowed under the wing rule in force
+        sit.strict = True
+        out = [rule_move(sit, legal)]
+    pool: list[Move] = []
+    if sit.to_beat is None:
+        pool += lead_order(sit, split_leads(sit.hand, sit.strict))
+        for width_ in (1, 2):
+            low = _lowest_of_width(sit.hand, width_)
+            if low is not None:
+                pool.append(low)
+    else:
+        normal = [m for m in legal if m.type != 0 and m.type != 4 and m.type != 5]
+        pool.append(PASS)
+        pool += [m for _, _, m in _ranked_answers(sit, normal)]
+        pool += sorted((m for m in legal if m.type == 4 or m.type == 5), key=lambda m: (m.type, m.rank))
+    for m in pool:
+        if len(out) >= width:
+            break
+        if m in legal_set and m not in out:
+            out.append(m)
+    return out
+
+
+def rollout(state: DouDizhuState, strict: bool) -> list[float]:
+    """Finish a full-information game with the rule policy in every seat; the returns.
+
+    Reads the state's packed hands directly (same package; this is the hot loop): each seat
+    is given only its own hand and the union of the other two as "unseen".
+    """
+    while state._phase == _PLAY:
+        p = state._player
+        legal = state._legal_actions()
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            hands = state._hands
+            trick = state._trick
+            sit = Situation(
+                hand=hands[p],
+                me=p,
+                landlord=state._landlord,
+                sizes=tuple(state._sizes),
+                to_beat=trick,
+                owner=state._owner if trick is not None else None,
+                unseen=hands[0] + hands[1] + hands[2] - hands[p],
+                strict=strict,
+                fast=True,
+            )
+            move = rule_move(sit, legal)  # type: ignore[arg-type]
+        state._apply(move)
+    return state.returns()
+
+
+class SearchAgent:
+    """Determinized rollout search (see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: SeedLike = None,
+        budget: int = 120,
+        width: int = 6,
+        time_limit: float = 0.0,
+        wings: str = "douzero",
+        scoring: str = "competition",
+        name: str = "search",
+    ) -> None:
+        if budget < 1:
+            raise ConfigError(f"search budget must be at least 1 rollout, got {budget}")
+        if width < 1:
+            raise ConfigError(f"search width must be at least 1 candidate, got {width}")
+        if time_limit < 0:
+            raise ConfigError(f"search time must be >= 0 seconds (0 = no cap), got {time_limit}")
+        if wings not in ("douzero", "rlcard"):
+            raise ConfigError(f"search wings={wings!r}: use 'douzero' or 'rlcard' (the game's wing rule)")
+        if scoring not in SCORING_RULES:
+            raise ConfigError(f"search scoring={scoring!r}: use one of {', '.join(SCORING_RULES)}")
+        self.name = name
+        self.budget = budget
+        self.width = width
+        self.time_limit = time_limit
+        self.wings = wings
+        self.scoring = scoring
+        self.strict = wings == "rlcard"
+        self._rng = as_generator(seed)
+        self._games: dict[bool, DouDizhuGame] = {}
+
+    def _game(self, bidding: bool) -> DouDizhuGame:
+        game = self._games.get(bidding)
+        if game is None:
+            game = DouDizhuGame(DouDizhuConfig(scoring=self.scoring, bidding=bidding, wing_rule=self.wings))
+            self._games[bidding] = game
+        return game
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        if not legal_actions:
+            raise ValueError("search agent asked to act with no legal actions")
+        if observation.phase == "bidding" or isinstance(legal_actions[0], Bid):
+            return bid_for(observation.hand, legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        legal: Sequence[Move] = legal_actions  # type: ignore[assignment]
+        obs: DouDizhuObservation = observation
+        sit = Situation.from_observation(obs, self.strict)
+        done = _finishing(sit, legal)
+        if done is not None:
+            return done
+        cands = candidate_moves(sit, legal, self.width)
+        if len(cands) == 1:
+            return cands[0]
+        return self._search(obs, cands)
+
+    def _search(self, obs: DouDizhuObservation, cands: list[Move]) -> Move:
+        game = self._game(bool(obs.bids))
+        me = obs.player
+        totals = [0.0] * len(cands)
+        rounds = max(1, self.budget // len(cands))
+        deadline = time.perf_counter() + self.time_limit if self.time_limit > 0 else None
+        strict = self.strict
+        for i in range(rounds):
+            world = game.sample_state(obs, self._rng)
+            for j, move in enumerate(cands):
+                state = world.clone()
+                state._apply(move)
+                totals[j] += rollout(state, strict)[me]
+            if deadline is not None and i + 1 < rounds and time.perf_counter() > deadline:
+                break
+        best = 0
+        for j in range(1, len(cands)):
+            if totals[j] > totals[best] + 1e-9:
+                best = j
+        return cands[best]
+
+
+__all__ = ["SearchAgent", "candidate_moves", "rollout"]
