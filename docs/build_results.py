@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ORDER = [
-    "ddz-engine", "arena", "ddz-split", "ddz-agents", "dih",
+    "ddz-engine", "arena", "ddz-split", "ddz-agents", "ddz-selfplay", "dih", "dih-validation",
     "mahjong-engine", "mahjong", "mcts", "yuxi", "web",
 ]
 
@@ -23,13 +23,32 @@ from the per-area files in `docs/results/`.
 """
 
 
+def _demote(text: str) -> str:
+    """Shift headings so each area's top heading is level 2, under the page's single title."""
+    lines = text.splitlines()
+    fenced, levels = False, []
+    for line in lines:
+        if line.startswith("```"):
+            fenced = not fenced
+        elif line.startswith("#") and not fenced:
+            levels.append(len(line) - len(line.lstrip("#")))
+    shift = 2 - min(levels, default=2)
+    out, fenced = [], False
+    for line in lines:
+        if line.startswith("```"):
+            fenced = not fenced
+        level = len(line) - len(line.lstrip("#"))
+        out.append("#" * max(1, level + shift) + line[level:] if level and not fenced else line)
+    return "\n".join(out)
+
+
 def main() -> None:
     here = Path(__file__).parent
     parts = [HEADER]
     files = {p.stem: p for p in (here / "results").glob("*.md")}
     for name in ORDER + sorted(set(files) - set(ORDER)):
         if name in files:
-            parts.append(files[name].read_text(encoding="utf-8").strip() + "\n")
+            parts.append(_demote(files[name].read_text(encoding="utf-8")).strip() + "\n")
     (here / "RESULTS.md").write_text("\n".join(parts), encoding="utf-8")
 
 

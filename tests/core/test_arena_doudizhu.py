@@ -1,4 +1,4 @@
-"""The duplicate format and the records on real Dou Dizhu games (H1's engine, random agents)."""
+"""The duplicate format and the records on real Dou Dizhu games (the real engine, random agents)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`paiju ddz` sub-commands: moves, deal, play (the engine, H1) and split (hand splitting, H3)."""
+"""`paiju ddz` sub-commands: moves, deal, play (the engine), split (hand splitting), selfplay."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def play_command(
     )
 
 
-# --- `paiju ddz split`: hand splitting (拆牌, spec §3; owned by H3) ---------------------------
+# --- `paiju ddz split`: hand splitting (拆牌, spec §3) ----------------------------------------
 
 
 @app.command("split")
@@ -200,7 +200,7 @@ def split_command(
     console.print(f"tags:   {result.tags()}")
 
 
-# --- self-play at scale: `paiju ddz selfplay` (H9, paiju/doudizhu/selfplay.py) ------------------
+# --- self-play at scale: `paiju ddz selfplay` (paiju/doudizhu/selfplay.py) ----------------------
 
 
 @app.command("selfplay")

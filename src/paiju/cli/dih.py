@@ -132,7 +132,7 @@ def select(
         console.print(f"left out {len(loaded.excluded)} deal(s) with fewer than {min_plays} plays")
 
 
-# --- H11: score distributions (spec §1) and validation by simulated tournaments (spec §4) -------
+# --- score distributions (spec §1) and validation by simulated tournaments (spec §4) -------
 def _bar_columns() -> tuple[object, ...]:
     from rich.progress import MofNCompleteColumn, TimeRemainingColumn
 

@@ -13,7 +13,7 @@ Scoring follows RULES-mahjong.md T1-T3:
 * 獨聽 is a property of the hand before the winning tile: exactly one tile kind completes it
   by shape (a kind the player already holds all four of cannot, so it does not count).
 
-The functions here are pure and work on plain ints, so search code (Expectimax, H6b) can
+The functions here are pure and work on plain ints, so search code (Expectimax) can
 call :func:`is_complete` and :func:`score_win` directly to value a win by its real score.
 """
 

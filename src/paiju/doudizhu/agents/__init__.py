@@ -69,7 +69,7 @@ REGISTRY.register(
 __all__ = ["REGISTRY"]
 
 
-# --- the supervised policy network (H9): paiju/doudizhu/agents/policy.py ------------------------
+# --- the supervised policy network: paiju/doudizhu/agents/policy.py -----------------------------
 def _policy(seed: SeedLike = None, model: str = "large", temperature: float = 0.0, threads: int = 1) -> Agent:
     from paiju.doudizhu.agents.policy import make_policy_agent
 
