@@ -89,7 +89,10 @@ class ScoreDistribution:
             )
         order = sorted(range(len(clean_scores)), key=clean_scores.__getitem__)
         object.__setattr__(self, "scores", tuple(clean_scores[i] for i in order))
-        object.__setattr__(self, "probabilities", tuple(clean_probs[i] / total for i in order))
+        # Renormalise only when the sum is visibly off 1: dividing sums that are already 1 up to
+        # rounding would move the last bits, so parse(str(d)) would no longer give d back.
+        scale = 1.0 if abs(total - 1.0) <= 1e-15 else total
+        object.__setattr__(self, "probabilities", tuple(clean_probs[i] / scale for i in order))
 
     @staticmethod
     def _text(scores: Sequence[object], probs: Sequence[object]) -> str:
