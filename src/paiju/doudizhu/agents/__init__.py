@@ -38,7 +38,6 @@ def _rule(seed: SeedLike = None) -> Agent:
     return RuleAgent(seed)
 
 
-REGISTRY.register("greedy", _greedy, {}, "sheds the most cards on a lead, follows cheapest of the same type")
 def _search(
     seed: SeedLike = None, budget: int = 120, width: int = 6, time: float = 0.0,
     wings: str = "douzero", scoring: str = "competition",
@@ -54,6 +53,7 @@ def _rlcard_rule(seed: SeedLike = None) -> Agent:
     return RLCardRuleAgent(seed)
 
 
+REGISTRY.register("greedy", _greedy, {}, "sheds the most cards on a lead, follows cheapest of the same type")
 REGISTRY.register("rule", _rule, {}, "plays from the exact fewest-plays split; farmers cooperate")
 REGISTRY.register(
     "search", _search,
