@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+import numpy as np
 
 from paiju.core.agents import AgentRegistry, UniformRandomAgent
 from paiju.core.errors import CorruptRecordError, IllegalMoveError
@@ -39,6 +41,43 @@ class BoardObservation:
 
     def __str__(self) -> str:
         return self.board
+
+
+DRAW = 2
+"""``_winner`` of a finished game that nobody won."""
+RETURNS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+"""Returns by ``_winner``: seat 0 won, seat 1 won, draw."""
+
+
+class BoardState(State):
+    """What the board games' states share once a move is made: returns, observation, winner.
+
+    Subclasses keep ``_player`` (seat to move or ``TERMINAL``), ``_winner`` (None while the
+    game runs, a seat, or :data:`DRAW`) and ``_history`` (moves in order), and name their
+    observation type and display name.
+    """
+
+    __slots__ = ()
+    observation_type: ClassVar[type[BoardObservation]] = BoardObservation
+    display_name: ClassVar[str] = "board game"
+    _player: int
+    _winner: int | None
+    _history: list[int]
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0] if self._winner is None else list(RETURNS[self._winner])
+
+    def observation(self, player: int) -> BoardObservation:
+        if player not in (0, 1):
+            raise ValueError(f"{self.display_name} has seats 0 and 1, not {player}")
+        return self.observation_type(player, self._player, str(self), tuple(self._history))
+
+    def sample_chance(self, rng: np.random.Generator) -> Action:
+        raise ValueError(f"{self.display_name} has no chance events")
+
+    def winner(self) -> int | None:
+        """The winning seat, None for a draw or a game in progress."""
+        return self._winner if self._winner in (0, 1) else None
 
 
 def as_action(action: Action) -> int | None:

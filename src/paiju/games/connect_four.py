@@ -21,8 +21,17 @@ from typing import Any
 import numpy as np
 
 from paiju.core.errors import InvalidNotationError
-from paiju.core.protocol import TERMINAL, Action, GameInfo, State
-from paiju.games._grid import MARKS, BoardObservation, as_action, board_registry, replay_observation
+from paiju.core.protocol import TERMINAL, Action, GameInfo
+from paiju.games._grid import DRAW as _DRAW
+from paiju.games._grid import (
+    MARKS,
+    BoardObservation,
+    BoardState,
+    as_action,
+    board_registry,
+    replay_observation,
+)
+from paiju.games._grid import RETURNS as _RETURNS
 
 ROWS = 6
 COLUMNS = 7
@@ -39,16 +48,13 @@ _OPEN_COLUMNS = {
     for full in range(1 << COLUMNS)
 }
 """The open columns, by which top cells are taken (``mask & _TOPS``)."""
-_DRAW = 2
-_RETURNS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
-"""Returns by winner (seat 0, seat 1, draw); copied before they leave the module."""
 
 
 class ConnectFourObservation(BoardObservation):
     """A connect-four position as a player sees it (the whole board and history)."""
 
 
-class ConnectFourState(State):
+class ConnectFourState(BoardState):
     """A connect-four position.
 
     Attributes:
@@ -60,6 +66,8 @@ class ConnectFourState(State):
     """
 
     __slots__ = ("_boards", "_history", "_mask", "_player", "_winner", "game")
+    observation_type = ConnectFourObservation
+    display_name = "connect four"
 
     def __init__(self, game: ConnectFour) -> None:
         self.game = game
@@ -147,11 +155,6 @@ class ConnectFourState(State):
         copy._history = self._history.copy()
         return copy
 
-    def returns(self) -> list[float]:
-        if self._winner is None:
-            return [0.0, 0.0]
-        return list(_RETURNS[self._winner])
-
     def playout_returns(self, rnd: random.Random) -> list[float]:
         """Returns of a uniform random game from here; the state itself is left unchanged.
 
@@ -194,14 +197,6 @@ class ConnectFourState(State):
             player = 1 - player
         return list(_RETURNS[player])
 
-    def observation(self, player: int) -> ConnectFourObservation:
-        if player not in (0, 1):
-            raise ValueError(f"connect four has seats 0 and 1, not {player}")
-        return ConnectFourObservation(player, self._player, str(self), tuple(self._history))
-
-    def sample_chance(self, rng: np.random.Generator) -> Action:
-        raise ValueError("connect four has no chance events")
-
     def action_to_string(self, action: Action) -> str:
         """OpenSpiel's notation: the mover's mark and the column, e.g. ``x3``."""
         column = as_action(action)
@@ -216,10 +211,6 @@ class ConnectFourState(State):
         if not body.isdigit() or not 0 <= int(body) < COLUMNS:
             raise InvalidNotationError(f"{text!r} is not a connect-four move like 'x3' (columns 0..6)")
         return int(body)
-
-    def winner(self) -> int | None:
-        """The winning seat, None for a draw or a game in progress."""
-        return self._winner if self._winner in (0, 1) else None
 
     def __str__(self) -> str:
         """The board as OpenSpiel prints it: the top row first, ``x``/``o``/``.``."""

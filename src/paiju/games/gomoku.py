@@ -20,10 +20,16 @@ import numpy as np
 
 from paiju.core.agents import AgentRegistry
 from paiju.core.errors import ConfigError, InvalidNotationError
-from paiju.core.protocol import TERMINAL, Action, GameInfo, State
-from paiju.games._grid import MARKS, BoardObservation, as_action, board_registry, replay_observation
-
-_DRAW = 2
+from paiju.core.protocol import TERMINAL, Action, GameInfo
+from paiju.games._grid import DRAW as _DRAW
+from paiju.games._grid import (
+    MARKS,
+    BoardObservation,
+    BoardState,
+    as_action,
+    board_registry,
+    replay_observation,
+)
 
 
 def _has_run(stones: int, length: int, directions: tuple[int, ...]) -> bool:
@@ -47,7 +53,7 @@ class GomokuObservation(BoardObservation):
     """A gomoku position as a player sees it (the whole board and history)."""
 
 
-class GomokuState(State):
+class GomokuState(BoardState):
     """A gomoku position.
 
     Attributes:
@@ -58,6 +64,8 @@ class GomokuState(State):
     """
 
     __slots__ = ("_boards", "_history", "_player", "_winner", "game")
+    observation_type = GomokuObservation
+    display_name = "gomoku"
 
     game: Gomoku
 
@@ -146,21 +154,6 @@ class GomokuState(State):
         copy._history = self._history.copy()
         return copy
 
-    def returns(self) -> list[float]:
-        if self._winner == 0:
-            return [1.0, -1.0]
-        if self._winner == 1:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
-
-    def observation(self, player: int) -> GomokuObservation:
-        if player not in (0, 1):
-            raise ValueError(f"gomoku has seats 0 and 1, not {player}")
-        return GomokuObservation(player, self._player, str(self), tuple(self._history))
-
-    def sample_chance(self, rng: np.random.Generator) -> Action:
-        raise ValueError("gomoku has no chance events")
-
     def action_to_string(self, action: Action) -> str:
         """The mover's mark and ``(row,col)``, e.g. ``x(7,7)``."""
         cell = as_action(action)
@@ -180,10 +173,6 @@ class GomokuState(State):
         if not (0 <= row < g.rows and 0 <= col < g.cols):
             raise InvalidNotationError(f"{text!r} is off the {g.rows}x{g.cols} board")
         return row * g.cols + col
-
-    def winner(self) -> int | None:
-        """The winning seat, None for a draw or a game in progress."""
-        return self._winner if self._winner in (0, 1) else None
 
     def __str__(self) -> str:
         """One line per row, row 0 first, ``x`` (black) / ``o`` (white) / ``.``."""

@@ -15,8 +15,16 @@ from typing import Any
 import numpy as np
 
 from paiju.core.errors import InvalidNotationError
-from paiju.core.protocol import TERMINAL, Action, GameInfo, State
-from paiju.games._grid import MARKS, BoardObservation, as_action, board_registry, replay_observation
+from paiju.core.protocol import TERMINAL, Action, GameInfo
+from paiju.games._grid import DRAW as _DRAW
+from paiju.games._grid import (
+    MARKS,
+    BoardObservation,
+    BoardState,
+    as_action,
+    board_registry,
+    replay_observation,
+)
 
 _LINES = [
     0b000000111,
@@ -32,14 +40,13 @@ _LINES_THROUGH = [[line for line in _LINES if line >> cell & 1] for cell in rang
 _FULL = 0b111111111
 _EMPTY_CELLS = [tuple(cell for cell in range(9) if not occupied >> cell & 1) for occupied in range(1 << 9)]
 """The empty cells, by occupied-cell mask."""
-_DRAW = 2
 
 
 class TicTacToeObservation(BoardObservation):
     """A tic-tac-toe position as a player sees it (the whole board and history)."""
 
 
-class TicTacToeState(State):
+class TicTacToeState(BoardState):
     """A tic-tac-toe position.
 
     Attributes:
@@ -50,6 +57,8 @@ class TicTacToeState(State):
     """
 
     __slots__ = ("_boards", "_history", "_player", "_winner", "game")
+    observation_type = TicTacToeObservation
+    display_name = "tic-tac-toe"
 
     def __init__(self, game: TicTacToe) -> None:
         self.game = game
@@ -128,21 +137,6 @@ class TicTacToeState(State):
         copy._history = self._history.copy()
         return copy
 
-    def returns(self) -> list[float]:
-        if self._winner == 0:
-            return [1.0, -1.0]
-        if self._winner == 1:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
-
-    def observation(self, player: int) -> TicTacToeObservation:
-        if player not in (0, 1):
-            raise ValueError(f"tic-tac-toe has seats 0 and 1, not {player}")
-        return TicTacToeObservation(player, self._player, str(self), tuple(self._history))
-
-    def sample_chance(self, rng: np.random.Generator) -> Action:
-        raise ValueError("tic-tac-toe has no chance events")
-
     def action_to_string(self, action: Action) -> str:
         """OpenSpiel's notation, ``x(row,col)``, with the mark of the player to move."""
         cell = as_action(action)
@@ -161,10 +155,6 @@ class TicTacToeState(State):
         if not (0 <= row < 3 and 0 <= col < 3):
             raise InvalidNotationError(f"{text!r}: row and column must be 0..2")
         return 3 * row + col
-
-    def winner(self) -> int | None:
-        """The winning seat, None for a draw or a game in progress."""
-        return self._winner if self._winner in (0, 1) else None
 
     def __str__(self) -> str:
         x, o = self._boards
