@@ -336,27 +336,7 @@ def cards(
         return
     listed = [c for c in table.cards[1:] if c is not None]
     if as_json:
-        print_json(
-            [
-                {
-                    "id": c.id,
-                    "key": c.key,
-                    "name": c.name,
-                    "faction": c.faction,
-                    "kind": c.kind,
-                    "rarity": c.rarity,
-                    "points": c.points,
-                    "armour": c.armour,
-                    "coins": c.coins,
-                    "cost": c.cost,
-                    "cooldown": c.cooldown,
-                    "titles": list(c.titles),
-                    "target": c.target,
-                    "text": c.text,
-                }
-                for c in listed
-            ]
-        )
+        print_json([c.summary() for c in listed])
         return
     out = Table(title=f"yuxi cards ({table.source})")
     for col in ("id", "key", "faction", "rarity", "pts", "arm", "$", "cost", "cd", "titles", "text"):

@@ -60,9 +60,42 @@ class BoardState(State):
     __slots__ = ()
     observation_type: ClassVar[type[BoardObservation]] = BoardObservation
     display_name: ClassVar[str] = "board game"
+    _boards: tuple[int, int]
     _player: int
     _winner: int | None
     _history: list[int]
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._boards = (0, 0)
+        self._player = 0
+        self._winner = None
+        self._history = []
+
+    def current_player(self) -> int:
+        return self._player
+
+    def clone(self) -> BoardState:
+        # object.__new__ skips __init__: a clone costs a handful of attribute copies
+        copy = object.__new__(type(self))
+        copy.game = self.game
+        copy._boards = self._boards
+        copy._player = self._player
+        copy._winner = self._winner
+        copy._history = self._history.copy()
+        return copy
+
+    # The public methods below repeat the base template's checks inline for the common case
+    # (a plain int, a game in progress) and defer to it for everything else, so errors and
+    # messages are the template's; this saves most of the cost of a move through the API.
+    def legal_actions(self) -> list[Action]:
+        return [] if self._player < 0 else self._legal_actions()
+
+    def apply(self, action: Action) -> None:
+        if type(action) is int and self._player >= 0 and self._is_legal(action):
+            self._apply(action)
+        else:
+            super().apply(action)
 
     def returns(self) -> list[float]:
         return [0.0, 0.0] if self._winner is None else list(RETURNS[self._winner])

@@ -70,37 +70,11 @@ class ConnectFourState(BoardState):
     display_name = "connect four"
 
     def __init__(self, game: ConnectFour) -> None:
-        self.game = game
-        self._boards: tuple[int, int] = (0, 0)
+        super().__init__(game)
         self._mask = 0
-        self._player = 0
-        self._winner: int | None = None
-        self._history: list[int] = []
-
-    def current_player(self) -> int:
-        return self._player
 
     def _legal_actions(self) -> list[Action]:
         return list(_OPEN_COLUMNS[self._mask & _TOPS])
-
-    # The two public methods below repeat the base template's checks inline for the common
-    # case (a plain int, a game in progress) and defer to it for everything else, so errors and
-    # messages are the template's; this halves the cost of a move through the public API.
-    def legal_actions(self) -> list[Action]:
-        if self._player < 0:
-            return []
-        return list(_OPEN_COLUMNS[self._mask & _TOPS])
-
-    def apply(self, action: Action) -> None:
-        if (
-            type(action) is int
-            and self._player >= 0
-            and 0 <= action < COLUMNS
-            and not self._mask & _TOP[action]
-        ):
-            self._apply(action)
-        else:
-            super().apply(action)
 
     def _is_legal(self, action: Action) -> bool:
         column = action if type(action) is int else as_action(action)
@@ -146,14 +120,9 @@ class ConnectFourState(BoardState):
             self._player = 1 - player
 
     def clone(self) -> ConnectFourState:
-        copy = object.__new__(ConnectFourState)
-        copy.game = self.game
-        copy._boards = self._boards
-        copy._mask = self._mask
-        copy._player = self._player
-        copy._winner = self._winner
-        copy._history = self._history.copy()
-        return copy
+        copy = super().clone()
+        copy._mask = self._mask  # type: ignore[attr-defined]
+        return copy  # type: ignore[return-value]
 
     def playout_returns(self, rnd: random.Random) -> list[float]:
         """Returns of a uniform random game from here; the state itself is left unchanged.

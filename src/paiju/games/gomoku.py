@@ -69,40 +69,9 @@ class GomokuState(BoardState):
 
     game: Gomoku
 
-    def __init__(self, game: Gomoku) -> None:
-        self.game = game
-        self._boards: tuple[int, int] = (0, 0)
-        self._player = 0
-        self._winner: int | None = None
-        self._history: list[int] = []
-
-    def current_player(self) -> int:
-        return self._player
-
     def _legal_actions(self) -> list[Action]:
         occupied = self._boards[0] | self._boards[1]
         return [cell for cell, bit in enumerate(self.game._bits) if not occupied & bit]
-
-    # The two public methods below repeat the base template's checks inline for the common
-    # case (a plain int, a game in progress) and defer to it for everything else, so errors and
-    # messages are the template's.
-    def legal_actions(self) -> list[Action]:
-        if self._player < 0:
-            return []
-        occupied = self._boards[0] | self._boards[1]
-        return [cell for cell, bit in enumerate(self.game._bits) if not occupied & bit]
-
-    def apply(self, action: Action) -> None:
-        g = self.game
-        if (
-            type(action) is int
-            and self._player >= 0
-            and 0 <= action < g.num_cells
-            and not (self._boards[0] | self._boards[1]) & g._bits[action]
-        ):
-            self._apply(action)
-        else:
-            super().apply(action)
 
     def _is_legal(self, action: Action) -> bool:
         cell = action if type(action) is int else as_action(action)
@@ -144,15 +113,6 @@ class GomokuState(BoardState):
             self._player = TERMINAL
         else:
             self._player = 1 - player
-
-    def clone(self) -> GomokuState:
-        copy = object.__new__(GomokuState)
-        copy.game = self.game
-        copy._boards = self._boards
-        copy._player = self._player
-        copy._winner = self._winner
-        copy._history = self._history.copy()
-        return copy
 
     def action_to_string(self, action: Action) -> str:
         """The mover's mark and ``(row,col)``, e.g. ``x(7,7)``."""

@@ -60,37 +60,8 @@ class TicTacToeState(BoardState):
     observation_type = TicTacToeObservation
     display_name = "tic-tac-toe"
 
-    def __init__(self, game: TicTacToe) -> None:
-        self.game = game
-        self._boards: tuple[int, int] = (0, 0)
-        self._player = 0
-        self._winner: int | None = None
-        self._history: list[int] = []
-
-    def current_player(self) -> int:
-        return self._player
-
     def _legal_actions(self) -> list[Action]:
         return list(_EMPTY_CELLS[self._boards[0] | self._boards[1]])
-
-    # The two public methods below repeat the base template's checks inline for the common
-    # case (a plain int, a game in progress) and defer to it for everything else, so errors and
-    # messages are the template's; this saves most of the cost of a move through the public API.
-    def legal_actions(self) -> list[Action]:
-        if self._player < 0:
-            return []
-        return list(_EMPTY_CELLS[self._boards[0] | self._boards[1]])
-
-    def apply(self, action: Action) -> None:
-        if (
-            type(action) is int
-            and self._player >= 0
-            and 0 <= action < 9
-            and not (self._boards[0] | self._boards[1]) >> action & 1
-        ):
-            self._apply(action)
-        else:
-            super().apply(action)
 
     def _is_legal(self, action: Action) -> bool:
         cell = as_action(action)
@@ -127,15 +98,6 @@ class TicTacToeState(BoardState):
             self._player = TERMINAL
         else:
             self._player = 1 - player
-
-    def clone(self) -> TicTacToeState:
-        copy = object.__new__(TicTacToeState)
-        copy.game = self.game
-        copy._boards = self._boards
-        copy._player = self._player
-        copy._winner = self._winner
-        copy._history = self._history.copy()
-        return copy
 
     def action_to_string(self, action: Action) -> str:
         """OpenSpiel's notation, ``x(row,col)``, with the mark of the player to move."""

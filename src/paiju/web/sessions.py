@@ -470,7 +470,35 @@ class DouDizhuSession(GameSession):
 
 
 # ---- mahjong -----------------------------------------------------------------------------------
-class MahjongSession(GameSession):
+class IntActionSession(GameSession):
+    """Sessions of games with a fixed integer action space (mahjong, yuxi).
+
+    Actions are stored as their ids; a human may send an id or the game's move notation,
+    which the state's ``parse_action`` reads.
+    """
+
+    move_example = ""
+    """Notation examples quoted when a request names no move."""
+
+    def encode(self, action: Action) -> str:
+        return str(int(action))  # type: ignore[call-overload]
+
+    def decode(self, token: str) -> Action:
+        try:
+            return int(token)
+        except ValueError:
+            raise InvalidNotationError(f"stored {self.kind} action {token!r} is not an action id") from None
+
+    def parse_human(self, move: dict[str, Any]) -> Action:
+        if move.get("action") is not None:
+            return int(move["action"])
+        text = str(move.get("move", "")).strip()
+        if not text:
+            raise InvalidNotationError(f"give an action id or a move like {self.move_example}")
+        return self.state.parse_action(text)  # type: ignore[attr-defined]
+
+
+class MahjongSession(IntActionSession):
     """Taiwan 16-tile mahjong, one hand: the human takes one seat, three AIs the others."""
 
     kind = "mahjong"
@@ -482,22 +510,7 @@ class MahjongSession(GameSession):
 
         return MahjongGame(mode="hand")
 
-    def encode(self, action: Action) -> str:
-        return str(int(action))  # type: ignore[call-overload]
-
-    def decode(self, token: str) -> Action:
-        try:
-            return int(token)
-        except ValueError:
-            raise InvalidNotationError(f"stored mahjong action {token!r} is not an action id") from None
-
-    def parse_human(self, move: dict[str, Any]) -> Action:
-        if move.get("action") is not None:
-            return int(move["action"])
-        text = str(move.get("move", "")).strip()
-        if not text:
-            raise InvalidNotationError("give an action id or a move like '5m', 'pung', 'chow 345m', 'pass'")
-        return self.state.parse_action(text)  # type: ignore[attr-defined]
+    move_example = "'5m', 'pung', 'chow 345m', 'pass'"
 
     def sealed(self, before: State) -> bool:
         from paiju.mahjong.game import Phase
@@ -648,7 +661,7 @@ def _mj_result(result: Any, st: Any) -> dict[str, Any]:
 
 
 # ---- yuxi --------------------------------------------------------------------------------------
-class YuxiSession(GameSession):
+class YuxiSession(IntActionSession):
     """yuxi: the human against one AI on any board size."""
 
     kind = "yuxi"
@@ -667,22 +680,7 @@ class YuxiSession(GameSession):
             options["decks"] = tuple(params["decks"])
         return YuxiGame(**options)
 
-    def encode(self, action: Action) -> str:
-        return str(int(action))  # type: ignore[call-overload]
-
-    def decode(self, token: str) -> Action:
-        try:
-            return int(token)
-        except ValueError:
-            raise InvalidNotationError(f"stored yuxi action {token!r} is not an action id") from None
-
-    def parse_human(self, move: dict[str, Any]) -> Action:
-        if move.get("action") is not None:
-            return int(move["action"])
-        text = str(move.get("move", "")).strip()
-        if not text:
-            raise InvalidNotationError("give an action id or a move like 'play reef_crab@b2', 'end', 'keep'")
-        return self.state.parse_action(text)  # type: ignore[attr-defined]
+    move_example = "'play reef_crab@b2', 'end', 'keep'"
 
     def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
         kind, _, _ = self.game.actions.decode(int(action))  # type: ignore[attr-defined, call-overload]
@@ -693,23 +691,7 @@ class YuxiSession(GameSession):
         return before.action_to_string(action), ""
 
     def _card(self, cid: int) -> dict[str, Any]:
-        c = self.game.table.cards[cid]  # type: ignore[attr-defined]
-        return {
-            "id": cid,
-            "key": c.key,
-            "name": c.name,
-            "faction": c.faction,
-            "kind": c.kind,
-            "rarity": c.rarity,
-            "points": c.points,
-            "armour": c.armour,
-            "coins": c.coins,
-            "cost": c.cost,
-            "cooldown": c.cooldown,
-            "titles": list(c.titles),
-            "target": c.target,
-            "text": c.text,
-        }
+        return self.game.table.cards[cid].summary()  # type: ignore[attr-defined]
 
     def view(self) -> dict[str, Any]:
         from paiju.yuxi.effects import WEATHER_NAMES

@@ -93,6 +93,25 @@ class Card:
     def is_character(self) -> bool:
         return self.kind == "character"
 
+    def summary(self) -> dict[str, Any]:
+        """The card's printed face as plain data (what the CLI's JSON and the web app show)."""
+        return {
+            "id": self.id,
+            "key": self.key,
+            "name": self.name,
+            "faction": self.faction,
+            "kind": self.kind,
+            "rarity": self.rarity,
+            "points": self.points,
+            "armour": self.armour,
+            "coins": self.coins,
+            "cost": self.cost,
+            "cooldown": self.cooldown,
+            "titles": list(self.titles),
+            "target": self.target,
+            "text": self.text,
+        }
+
     def __str__(self) -> str:
         return self.key
 
