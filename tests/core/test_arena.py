@@ -19,12 +19,13 @@ from paiju.core.arena import (
     lineups,
     match_plan,
     play_recorded,
+    replay_check,
     run_arena,
     run_games,
     setup_match,
     summarize,
 )
-from paiju.core.errors import ConfigError
+from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import new_game, play_game
 from paiju.core.registry import GameEntry, get_entry
 from paiju.core.rng import derive_seed
@@ -247,6 +248,44 @@ def test_planned_game_is_picklable_for_workers() -> None:
 
     p = PlannedGame(1, 0, 1, 5, (1, 0))
     assert pickle.loads(pickle.dumps(p)) == p
+
+
+# ---- replaying records ----------------------------------------------------------------------------
+def test_replay_check_reproduces_recorded_games_and_finds_a_changed_move(tmp_path) -> None:
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "ddz"
+    run_games("doudizhu", ["greedy", "random"], 8, seed=9, out_dir=out, batch_size=4)
+    checks = replay_check(out, range(8))
+    assert [c.game_index for c in checks] == list(range(8))
+    assert all(c.identical and c.first_difference is None and c.recorded_moves > 3 for c in checks)
+
+    # Alter one recorded move of game 5: the replay must point at exactly that move.
+    path = next(f for f in sorted(out.glob("*.parquet")) if 5 in pq.read_table(f)["game_index"].to_pylist())
+    table = pq.read_table(path)
+    rows = table.to_pylist()
+    row = next(r for r in rows if r["game_index"] == 5)
+    row["moves"][2] = "pass" if row["moves"][2] != "pass" else "3"
+    pq.write_table(table.from_pylist(rows, schema=table.schema), path)
+    changed = {c.game_index: c for c in replay_check(out, [4, 5])}
+    assert changed[4].identical
+    assert not changed[5].identical and changed[5].first_difference == 2
+
+
+def test_replay_check_refuses_what_it_cannot_replay(tmp_path) -> None:
+    out = tmp_path / "kuhn"
+    run_games("kuhn_poker", ["nash", "random"], 4, seed=1, out_dir=out)
+    with pytest.raises(ConfigError, match="no recorded game 7"):
+        replay_check(out, [0, 7])
+    with pytest.raises(ConfigError, match=r"no run\.json"):
+        replay_check(tmp_path, [0])
+    header = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**header, "run_id": "0" * 16}))
+    with pytest.raises(ConfigError, match="cannot be replayed under the same rules"):
+        replay_check(out, [0])
+    (out / "run.json").write_text(json.dumps({"run_id": header["run_id"]}))
+    with pytest.raises(CorruptRecordError, match="not an arena run header"):
+        replay_check(out, [0])
 
 
 # ---- CLI ----------------------------------------------------------------------------------------------

@@ -48,9 +48,9 @@ import numpy as np
 
 import paiju
 from paiju.core.agents import AgentRegistry
-from paiju.core.errors import ConfigError, IllegalMoveError
+from paiju.core.errors import ConfigError, CorruptRecordError, IllegalMoveError
 from paiju.core.protocol import Action, Game, State
-from paiju.core.records import RecordWriter, read_records, record_fields, run_id_of
+from paiju.core.records import RUN_FILE, RecordWriter, read_records, record_fields, run_id_of
 from paiju.core.registry import GameEntry, get_entry
 from paiju.core.rng import as_generator, derive_seed
 from paiju.core.stats import Estimate, mean_ci, proportion_ci
@@ -267,6 +267,68 @@ play_batch = _play_batch
 BatchExecutor = Callable[[list[_BatchTask], int, Callable[[list[dict[str, Any]]], None]], None]
 """``executor(tasks, workers, consume)``: runs :func:`play_batch` on every task somewhere
 (processes, a Ray cluster) and hands each batch's rows to ``consume`` in the calling process."""
+
+
+# ---- replaying recorded games --------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReplayCheck:
+    """One recorded game replayed with the code installed now."""
+
+    game_index: int
+    recorded_moves: int
+    identical: bool
+    first_difference: int | None
+    """Index of the first move that differs (or where one list ends first); None when identical."""
+
+
+def replay_check(out_dir: str | Path, game_indices: Sequence[int]) -> list[ReplayCheck]:
+    """Replay recorded arena games from their seeds and compare every move with the record.
+
+    Game ``i`` of a run is fixed by the run's configuration (``run.json``: game, options, agent
+    specs, format, seed), so replaying it must give the recorded moves move for move — the
+    check that a long run resumed across sessions (or code changes) is one experiment. Agents
+    whose play depends on the clock (a time cap) can legitimately differ.
+    """
+    folder = Path(out_dir)
+    run_file = folder / RUN_FILE
+    if not run_file.exists():
+        raise ConfigError(f"{folder}: no {RUN_FILE}, so not a folder of arena records")
+    try:
+        header = json.loads(run_file.read_text())
+        config = header["config"]
+        setup = setup_match(
+            config["game"], config["agents"], config["seed"], config["format"], config["game_options"]
+        )
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as err:
+        raise CorruptRecordError(f"{run_file}: not an arena run header ({err!r})") from None
+    if setup.run_id != header.get("run_id"):
+        raise ConfigError(
+            f"{folder} was recorded as run {header.get('run_id')}, but its configuration gives "
+            f"{setup.run_id} with this code (rules version now {setup.game.info.rules_version!r}): "
+            "the games cannot be replayed under the same rules"
+        )
+    table = read_records(folder, columns=["game_index", "moves"])
+    recorded = dict(zip(table["game_index"].to_pylist(), table["moves"].to_pylist(), strict=True))
+    missing = [i for i in game_indices if i not in recorded]
+    if missing:
+        raise ConfigError(f"{folder} has no recorded game {missing[0]} ({len(recorded)} games recorded)")
+    registry = setup.entry.load_agents(setup.game)
+    resolved = [registry.resolve(s) for s in setup.specs]
+    k = len(setup.lineups)
+    seed = config["seed"]
+    checks = []
+    for i in game_indices:
+        agents = [
+            registry.make(resolved[a], seed=agent_seed(seed, i, seat))
+            for seat, a in enumerate(setup.lineups[i % k])
+        ]
+        moves = play_recorded(setup.game, agents, derive_seed(seed, i // k)).moves
+        old = recorded[i]
+        diff = next((j for j, (a, b) in enumerate(zip(moves, old, strict=False)) if a != b), None)
+        if diff is None and len(moves) != len(old):
+            diff = min(len(moves), len(old))
+        checks.append(ReplayCheck(i, len(old), diff is None, diff))
+    return checks
 
 
 # ---- running a match -----------------------------------------------------------------------------
