@@ -1,8 +1,9 @@
 """The Dou Dizhu agent ladder and the RLCard anchor, in one run (spec ``doudizhu.md`` §4).
 
-Every adjacent pair of rungs (default ``random < greedy < rule < search``) plays a duplicate
-match in the core arena (:mod:`paiju.core.arena`): each deal is played twice, A landlord vs B
-farmers then B landlord vs A farmers, so the luck of the cards cancels. In the same run, the
+Every adjacent pair of rungs (default ``random < policy:model=small < greedy <
+policy:model=large < rule < search``) plays a duplicate match in the core arena
+(:mod:`paiju.core.arena`): each deal is played twice, A landlord vs B farmers then B landlord
+vs A farmers, so the luck of the cards cancels. In the same run, the
 external anchor (RLCard's ``doudizhu-rule-v1`` through :mod:`paiju.doudizhu.agents.rlcard_anchor`)
 plays our ``rule`` and ``search`` agents on the same deals with sides swapped, under RLCard's
 wing rule (``wing_rule="rlcard"``), so every move is one RLCard can read.
@@ -20,15 +21,22 @@ interrupted run (or extends a finished one).
 
 Usage::
 
-    .venv/bin/python benchmarks/ddz_ladder.py --deals 2000 --search-deals 2000 --workers 2 \\
-        --until 05:55 --out /tmp/ddz_ladder --json /tmp/ddz_ladder/report.json
+    .venv/bin/python benchmarks/ddz_ladder.py \\
+        --rungs random,policy:model=small,greedy,policy:model=large,rule,search \\
+        --deals 2000 --search-deals 2000 --chunk 50 --workers 2 --until 08:30 \\
+        --out runs/ddz_ladder --json runs/ddz_ladder/report.json --verify 10
+
+``--verify N`` replays N sampled recorded games of every pairing with the code installed now
+and compares them move for move (:func:`paiju.core.arena.replay_check`): a run resumed
+across sessions must still be one experiment.
 
 Decision times on fixed positions (wall clock and process CPU time, ratios to the RLCard
 agent; CPU time is the figure to quote on a shared machine)::
 
     .venv/bin/python benchmarks/ddz_ladder.py --timing 300
 
-Other options: ``--rungs random,greedy,rule,search`` (agent specs, weakest first),
+Other options: ``--rungs random,greedy,rule,search`` (agent specs, weakest first; the
+default adds the two shipped policy checkpoints),
 ``--budget N`` (rollouts per decision of ``search``; default: the agent's default),
 ``--anchor rule,search`` (our agents that meet the anchor; empty to skip).
 """
@@ -45,7 +53,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from paiju.core.arena import ArenaReport, run_arena
+from paiju.core.arena import ArenaReport, replay_check, run_arena
+from paiju.core.rng import as_generator
 from paiju.core.stats import Estimate
 
 ANCHOR = "rlcard-rule"
@@ -170,9 +179,30 @@ def decision_times(n_positions: int, specs: list[str], seed: int) -> list[dict[s
     return rows
 
 
+def verify(
+    pairings: list[tuple[str, list[str], dict[str, Any]]], done: dict[str, int], out: Path, n: int, seed: int
+) -> dict[str, dict[str, Any]]:
+    """Replay ``n`` sampled games of every pairing; a run resumed across sessions must be one run."""
+    gen = as_generator(seed)
+    found = {}
+    for name, _, _ in pairings:
+        games = 2 * done[name]
+        picks = sorted(int(i) for i in gen.choice(games, size=min(n, games), replace=False))
+        checks = replay_check(out / _slug(name), picks)
+        same = sum(c.identical for c in checks)
+        differ = [c.game_index for c in checks if not c.identical]
+        found[name] = {"games": picks, "identical": same, "differ": differ}
+        print(f"{name}: {same}/{len(checks)} sampled games replay move for move", flush=True)
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rungs", default="random,greedy,rule,search", help="agent specs, weakest first")
+    ap.add_argument(
+        "--rungs",
+        default="random,policy:model=small,greedy,policy:model=large,rule,search",
+        help="agent specs, weakest first",
+    )
     ap.add_argument("--anchor", default="rule,search", help="our agents that play rlcard-rule ('' = none)")
     ap.add_argument("--deals", type=int, default=2000, help="deals per pairing without search")
     ap.add_argument("--search-deals", type=int, default=2000, help="most deals per pairing with search")
@@ -181,10 +211,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--until", default=None, help="HH:MM UTC: start no new search chunk after this")
-    ap.add_argument("--out", default="/tmp/ddz_ladder", help="records folder (one subfolder per pairing)")
+    ap.add_argument("--out", default="runs/ddz_ladder", help="records folder (one subfolder per pairing)")
     ap.add_argument("--json", default=None, help="write the report as JSON here")
     ap.add_argument("--md", default=None, help="write the markdown tables here")
     ap.add_argument("--timing", type=int, default=0, help="only measure decision times on N positions")
+    ap.add_argument(
+        "--verify", type=int, default=0,
+        help="replay N sampled recorded games per pairing with this code and compare every move",
+    )
     args = ap.parse_args(argv)
     if args.timing:
         names = [s.strip() for s in args.rungs.split(",") if s.strip()]
@@ -246,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     payload = {
         "seed": args.seed, "workers": args.workers, "rungs": rungs, "ordered": ordered, "pairings": results,
     }
+    if args.verify:
+        payload["replayed"] = verify(pairings, done, out, args.verify, args.seed)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(payload, indent=1, default=str))
