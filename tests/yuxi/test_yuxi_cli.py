@@ -23,43 +23,13 @@ def test_play_shows_boards_and_a_result() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "final: A" in result.output and "┃" in result.output and "play " in result.output
-    js = runner.invoke(
-        app,
-        [
-            "yuxi",
-            "play",
-            "--agents",
-            "random,random",
-            "--board",
-            "6x4",
-            "--seed",
-            "1",
-            "--decks",
-            "tempest,crab_feast",
-            "--no-die",
-            "--json",
-        ],
-    )
+    play_json = "yuxi play --agents random,random --board 6x4 --seed 1 --decks tempest,crab_feast"
+    play_json += " --no-die --json"
+    js = runner.invoke(app, play_json.split())
     data = json.loads(js.output)
     assert data["decks"] == ["tempest", "crab_feast"] and data["bonus"] == 0
     assert data["moves"][0]["move"].startswith("deal ")
-    again = runner.invoke(
-        app,
-        [
-            "yuxi",
-            "play",
-            "--agents",
-            "random,random",
-            "--board",
-            "6x4",
-            "--seed",
-            "1",
-            "--decks",
-            "tempest,crab_feast",
-            "--no-die",
-            "--json",
-        ],
-    )
+    again = runner.invoke(app, play_json.split())
     assert again.output == js.output
 
 

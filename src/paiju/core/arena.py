@@ -235,6 +235,17 @@ class _BatchTask:
 _WORKER_CACHE: dict[tuple[str, str], tuple[Game, AgentRegistry, GameEntry]] = {}
 
 
+def play_planned(
+    game: Game, registry: AgentRegistry, resolved: Sequence[Any], run_seed: int, planned: PlannedGame
+) -> PlayedGame:
+    """Game ``planned.index`` of a run: its seated agents built from their seeds, then played."""
+    agents = [
+        registry.make(resolved[a], seed=agent_seed(run_seed, planned.index, seat))
+        for seat, a in enumerate(planned.seat_agents)
+    ]
+    return play_recorded(game, agents, planned.seed)
+
+
 def _load(game_name: str, options_json: str) -> tuple[Game, AgentRegistry, GameEntry]:
     key = (game_name, options_json)
     if key not in _WORKER_CACHE:
@@ -250,11 +261,7 @@ def _play_batch(task: _BatchTask) -> list[dict[str, Any]]:
     resolved = [registry.resolve(spec) for spec in task.specs]
     rows = []
     for planned in task.games:
-        agents = [
-            registry.make(resolved[a], seed=agent_seed(task.run_seed, planned.index, seat))
-            for seat, a in enumerate(planned.seat_agents)
-        ]
-        played = play_recorded(game, agents, planned.seed)
+        played = play_planned(game, registry, resolved, task.run_seed, planned)
         rows.append(
             game_row(entry.name, game, played, planned, task.specs, entry.roles, task.run_id, task.fmt)
         )
@@ -296,11 +303,11 @@ def replay_check(out_dir: str | Path, game_indices: Sequence[int]) -> list[Repla
     try:
         header = json.loads(run_file.read_text())
         config = header["config"]
-        setup = setup_match(
-            config["game"], config["agents"], config["seed"], config["format"], config["game_options"]
-        )
+        game_name, specs, seed = config["game"], config["agents"], config["seed"]
+        fmt, options = config["format"], config["game_options"]
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as err:
         raise CorruptRecordError(f"{run_file}: not an arena run header ({err!r})") from None
+    setup = setup_match(game_name, specs, seed, fmt, options)
     if setup.run_id != header.get("run_id"):
         raise ConfigError(
             f"{folder} was recorded as run {header.get('run_id')}, but its configuration gives "
@@ -315,14 +322,10 @@ def replay_check(out_dir: str | Path, game_indices: Sequence[int]) -> list[Repla
     registry = setup.entry.load_agents(setup.game)
     resolved = [registry.resolve(s) for s in setup.specs]
     k = len(setup.lineups)
-    seed = config["seed"]
+    plan = match_plan(setup.lineups, (max(game_indices, default=0) // k + 1) * k, seed)
     checks = []
     for i in game_indices:
-        agents = [
-            registry.make(resolved[a], seed=agent_seed(seed, i, seat))
-            for seat, a in enumerate(setup.lineups[i % k])
-        ]
-        moves = play_recorded(setup.game, agents, derive_seed(seed, i // k)).moves
+        moves = play_planned(setup.game, registry, resolved, seed, plan[i]).moves
         old = recorded[i]
         diff = next((j for j, (a, b) in enumerate(zip(moves, old, strict=False)) if a != b), None)
         if diff is None and len(moves) != len(old):
