@@ -17,7 +17,10 @@ def _registry() -> AgentRegistry:
     reg = AgentRegistry("testgame")
     reg.register("random", lambda seed, **kw: UniformRandomAgent(seed), {})
     defaults = {"budget": 200, "c": 1.4, "fast": True}
-    reg.register("search", lambda seed, **kw: UniformRandomAgent(seed), defaults)
+    reg.register(
+        "search", lambda seed, **kw: UniformRandomAgent(seed), defaults,
+        limits={"budget": (1, 10_000), "c": (0.0, 10.0)},
+    )
     return reg
 
 

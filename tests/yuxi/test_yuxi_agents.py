@@ -127,5 +127,5 @@ def test_heuristic_evaluator_values() -> None:
     assert v[0] > 0.5 and v[0] == -v[1] and -1 <= v[1] <= 1
     priors = ev.prior(ahead)
     assert abs(sum(p for _, p in priors) - 1) < 1e-12 and {a for a, _ in priors} == set(ahead.legal_actions())
-    with pytest.raises(ConfigError, match="eval='deep' is unknown"):
+    with pytest.raises(ConfigError, match="eval='deep' is not one of rollout, heuristic"):
         REGISTRY.make("mcts:eval=deep")

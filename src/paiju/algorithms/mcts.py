@@ -251,6 +251,10 @@ class SearchResult:
 
 # ---- the search ---------------------------------------------------------------------------------------
 _RULES = ("uct", "puct")
+MAX_SIMULATIONS = 100_000
+"""Largest ``simulations`` an MCTS agent spec may ask for (its cost limit)."""
+MAX_SECONDS = 60.0
+"""Largest ``seconds`` per decision an MCTS agent spec may ask for."""
 
 
 class MCTS:
@@ -846,5 +850,12 @@ def register_mcts_agent(
         )
 
     registry.register(
-        name, factory, defaults, "Monte-Carlo tree search (UCT/PUCT), random rollouts by default"
+        name, factory, defaults, "Monte-Carlo tree search (UCT/PUCT), random rollouts by default",
+        limits={
+            "simulations": (0, max(MAX_SIMULATIONS, simulations)),
+            "seconds": (0.0, MAX_SECONDS),
+            "c": (0.0, 100.0),
+            "temperature": (0.0, 100.0),
+        },
+        choices={"rule": _RULES},
     )

@@ -1,8 +1,15 @@
 """Agent specifications (``"search:budget=200"``) and per-game agent registries.
 
-The CLI and the arena name agents by strings; a registry validates the name and every
-parameter (known key, right type) and builds a seeded agent. Errors are
-:class:`ConfigError` naming the spec, the bad part and what is allowed.
+The CLI, the web app and the arena name agents by strings; a registry validates the name
+and every parameter (known key, right type, inside its range or among its choices) and builds
+a seeded agent. Errors are :class:`ConfigError` naming the spec, the bad part and what is
+allowed.
+
+Every numeric parameter is registered with a range. The maximum of a parameter that scales
+the cost of a decision (rollout budgets, simulations, search widths and depths, seconds) is
+the documented cost limit of that agent wherever a spec enters paiju (``paiju ... --help``
+and the web app's ``/api/agents`` list them); a registration without a range for a numeric
+parameter is refused, so no agent can be added with an unbounded one.
 """
 
 from __future__ import annotations
@@ -49,6 +56,14 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, str]]:
     return name.strip(), raw
 
 
+Bounds = tuple[float, float]
+"""Inclusive ``(minimum, maximum)`` of a numeric agent parameter."""
+
+
+def _format_number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(x)
+
+
 def _convert(spec: str, key: str, value: str, default: Any) -> Any:
     kind = type(default)
     try:
@@ -61,7 +76,10 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         if kind is int:
             return int(value)
         if kind is float:
-            return float(value)
+            number = float(value)
+            if number != number or number in (float("inf"), float("-inf")):
+                raise ValueError(value)
+            return number
         return value
     except ValueError:
         raise ConfigError(
@@ -75,12 +93,65 @@ class AgentRegistry:
 
     game_name: str
     _factories: dict[str, tuple[Callable[..., Agent], dict[str, Any], str]] = field(default_factory=dict)
+    _limits: dict[str, dict[str, Bounds]] = field(default_factory=dict)
+    _choices: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def register(
-        self, name: str, factory: Callable[..., Agent], defaults: dict[str, Any] | None = None, doc: str = ""
+        self,
+        name: str,
+        factory: Callable[..., Agent],
+        defaults: dict[str, Any] | None = None,
+        doc: str = "",
+        *,
+        limits: dict[str, Bounds] | None = None,
+        choices: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
-        """``factory(seed=..., **params)`` builds the agent; ``defaults`` fixes keys and types."""
-        self._factories[name] = (factory, dict(defaults or {}), doc)
+        """``factory(seed=..., **params)`` builds the agent; ``defaults`` fixes keys and types.
+
+        ``limits`` gives the inclusive range of every numeric (int or float) parameter and is
+        required for each of them; ``choices`` optionally closes a string parameter to a set.
+        """
+        defaults = dict(defaults or {})
+        limits = dict(limits or {})
+        for key, value in defaults.items():
+            numeric = isinstance(value, int | float) and not isinstance(value, bool)
+            if numeric and key not in limits:
+                raise ValueError(f"{self.game_name} agent {name!r}: numeric parameter {key!r} has no range")
+            if numeric and not limits[key][0] <= value <= limits[key][1]:
+                raise ValueError(f"{self.game_name} agent {name!r}: default {key}={value} outside its range")
+        unknown = (set(limits) | set(choices or {})) - set(defaults)
+        if unknown:
+            raise ValueError(
+                f"{self.game_name} agent {name!r}: limits for unknown parameters {sorted(unknown)}"
+            )
+        self._factories[name] = (factory, defaults, doc)
+        self._limits[name] = limits
+        self._choices[name] = dict(choices or {})
+
+    def limits(self, name: str) -> dict[str, Bounds]:
+        """The inclusive range of each numeric parameter of agent ``name``."""
+        return dict(self._limits[name])
+
+    def choices(self, name: str) -> dict[str, tuple[str, ...]]:
+        """The allowed values of each closed string parameter of agent ``name``."""
+        return dict(self._choices[name])
+
+    def help_text(self) -> str:
+        """One line per agent: its parameters with their defaults and ranges (for ``--help``)."""
+        lines = []
+        for agent in self.names():
+            _, defaults, _ = self._factories[agent]
+            parts = []
+            for key, value in defaults.items():
+                if key in self._limits[agent]:
+                    lo, hi = self._limits[agent][key]
+                    parts.append(f"{key}={value} [{_format_number(lo)}..{_format_number(hi)}]")
+                elif key in self._choices[agent]:
+                    parts.append(f"{key}={value} ({'|'.join(self._choices[agent][key])})")
+                else:
+                    parts.append(f"{key}={value}")
+            lines.append(agent + (": " + ", ".join(parts) if parts else ""))
+        return "; ".join(lines)
 
     def names(self) -> list[str]:
         return sorted(self._factories)
@@ -101,13 +172,33 @@ class AgentRegistry:
             if key not in defaults:
                 allowed = ", ".join(sorted(defaults)) or "none"
                 raise ConfigError(f"agent spec {text!r}: unknown parameter {key!r} (allowed: {allowed})")
-            params[key] = _convert(text, key, value, defaults[key])
+            params[key] = self._check(text, name, key, _convert(text, key, value, defaults[key]))
         return AgentSpec(name, params)
+
+    def _check(self, text: str, name: str, key: str, value: Any) -> Any:
+        bounds = self._limits[name].get(key)
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            lo, hi = (_format_number(b) for b in bounds)
+            side = f"above the maximum {hi}" if value > bounds[1] else f"below the minimum {lo}"
+            raise ConfigError(
+                f"agent spec {text!r}: {key}={_format_number(value)} is {side} (allowed {lo}..{hi})"
+            )
+        allowed = self._choices[name].get(key)
+        if allowed is not None and value not in allowed:
+            raise ConfigError(f"agent spec {text!r}: {key}={value!r} is not one of {', '.join(allowed)}")
+        return value
 
     def make(self, text: str | AgentSpec, seed: SeedLike = None) -> Agent:
         """Build a seeded agent from a spec string (validated) or a resolved spec."""
         spec = self.resolve(text) if isinstance(text, str) else text
+        if spec.name not in self._factories:
+            raise ConfigError(
+                f"unknown {self.game_name} agent {spec.name!r}; available: {', '.join(self.names())}"
+            )
         factory, defaults, _ = self._factories[spec.name]
+        for key, value in spec.params.items():
+            if key in defaults:
+                self._check(str(spec), spec.name, key, value)
         agent = factory(seed=seed, **{**defaults, **spec.params})
         return agent
 

@@ -243,4 +243,5 @@ REGISTRY.register(
     lambda seed=None, alpha=0.0: KuhnNashAgent(seed, alpha),
     {"alpha": 0.0},
     "Kuhn's equilibrium family, alpha in [0, 1/3]",
+    limits={"alpha": (0.0, 1.0 / 3.0)},
 )

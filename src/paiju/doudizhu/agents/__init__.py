@@ -60,6 +60,8 @@ REGISTRY.register(
     {"budget": 120, "width": 6, "time": 0.0, "wings": "douzero", "scoring": "competition"},
     "determinized rollouts: budget = rollouts per decision, width = candidate moves, "
     "time = seconds cap (0 = none), wings/scoring = the game's rules for the sampled deals",
+    limits={"budget": (1, 5000), "width": (1, 64), "time": (0.0, 60.0)},
+    choices={"wings": ("douzero", "rlcard"), "scoring": ("competition", "casual")},
 )
 REGISTRY.register(
     "rlcard-rule", _rlcard_rule, {},
@@ -80,4 +82,5 @@ REGISTRY.register(
     "policy", _policy, {"model": "large", "temperature": 0.0, "threads": 1},
     "supervised network imitating the rule agent: model = small | large (shipped) or a .pt path, "
     "temperature = 0 plays the top-scored move (>0 samples), threads = torch threads (0 = default)",
+    limits={"temperature": (0.0, 100.0), "threads": (0, 64)},
 )

@@ -41,6 +41,7 @@ REGISTRY.register(
     ),
     {"depth": 2, "alpha": 0.6, "claim_depth": 1},
     "Expectimax over own draws/discards (depth layers, top ceil(alpha*n) discards), hand-made leaves",
+    limits={"depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3)},
 )
 
 __all__ = [

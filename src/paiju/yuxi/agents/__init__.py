@@ -38,6 +38,8 @@ REGISTRY.register(
     {"simulations": 200, "seconds": 0.0, "c": 1.4, "reuse": True, "eval": "rollout"},
     "determinized UCT (paiju.algorithms.mcts); eval=rollout (random playouts) or heuristic "
     "(the greedy position value at the leaves); seconds=0: no time limit",
+    limits={"simulations": (0, 20000), "seconds": (0.0, 60.0), "c": (0.0, 100.0)},
+    choices={"eval": ("rollout", "heuristic")},
 )
 
 __all__ = ["REGISTRY", "GreedyAgent", "HeuristicEvaluator", "YuxiMCTSAgent", "game_for", "position_value"]
