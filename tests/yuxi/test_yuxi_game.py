@@ -17,7 +17,6 @@ from paiju.core.rng import as_generator
 from paiju.yuxi.actions import END_TURN, KEEP, NO_TARGET, ActionSpace, Deal, DieRoll, Offer
 from paiju.yuxi.board import BOARDS, board_shape
 from paiju.yuxi.game import (
-    PH_SWAP,
     YuxiConfig,
     YuxiGame,
     YuxiObservation,
@@ -25,6 +24,7 @@ from paiju.yuxi.game import (
     _draw,
     _multiset_outcomes,
 )
+from paiju.yuxi.phases import PH_SWAP
 
 BOARD_NAMES = list(BOARDS)
 

@@ -13,8 +13,9 @@ from paiju.core.errors import IllegalMoveError
 from paiju.core.protocol import CHANCE, TERMINAL
 from paiju.yuxi.actions import END_TURN, KEEP, Offer
 from paiju.yuxi.effects import FOG, ICE, THUNDER
-from paiju.yuxi.game import PH_OVER, PH_PLAY, YuxiConfig, YuxiGame, YuxiState
+from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
 from paiju.yuxi.invariants import check_invariants
+from paiju.yuxi.phases import PH_OVER, PH_PLAY
 from paiju.yuxi.scenario import scenario
 
 TIDE = ("tide_guild", "crab_feast")

@@ -79,9 +79,8 @@ from paiju.yuxi.effects import (
     pay,
     resolve_deaths,
 )
+from paiju.yuxi.phases import PH_DEAL, PH_DIE, PH_OFFER, PH_OVER, PH_PLAY, PH_SWAP, PHASE_NAMES
 
-PH_DEAL, PH_OFFER, PH_SWAP, PH_PLAY, PH_DIE, PH_OVER = range(6)
-PHASE_NAMES = ("deal", "offer", "swap", "play", "die", "over")
 THUNDER_DAMAGE = 2
 EROSION_DRAIN = 1
 STARTING_PURSE = 2

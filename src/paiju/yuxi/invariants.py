@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paiju.yuxi.phases import PH_DIE, PH_OVER, PH_PLAY, PH_SWAP
+
 if TYPE_CHECKING:
     from paiju.yuxi.game import YuxiState
 
@@ -43,7 +45,6 @@ class InvariantViolation(AssertionError):
 
 def check_invariants(st: YuxiState) -> None:
     """Raise :class:`InvariantViolation` naming the first invariant that fails."""
-    from paiju.yuxi.game import PH_DIE, PH_OVER, PH_PLAY, PH_SWAP
 
     game = st.game
     cards = st.cards

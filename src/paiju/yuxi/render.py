@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paiju.yuxi.effects import WEATHER_NAMES
+from paiju.yuxi.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
     from paiju.yuxi.game import YuxiState
@@ -37,7 +38,6 @@ def _unit_text(st: YuxiState, cell: int) -> str:
 
 def board_text(st: YuxiState) -> str:
     """The board as plain text lines, then purses, scores and hand sizes."""
-    from paiju.yuxi.game import PHASE_NAMES
 
     sh = st.shape
     lines = []

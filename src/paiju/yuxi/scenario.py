@@ -14,7 +14,8 @@ from typing import Any
 
 from paiju.core.errors import ConfigError
 from paiju.yuxi.effects import WEATHER_BY_NAME
-from paiju.yuxi.game import PH_SWAP, PHASE_NAMES, YuxiGame, YuxiState
+from paiju.yuxi.game import YuxiGame, YuxiState
+from paiju.yuxi.phases import PH_SWAP, PHASE_NAMES
 
 UnitSpec = tuple[str, int] | tuple[str, int, Mapping[str, int]]
 
