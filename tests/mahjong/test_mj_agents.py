@@ -70,7 +70,7 @@ def test_registry_names_specs_and_errors() -> None:
     assert isinstance(REGISTRY.make("greedy:defence=false"), GreedyAgent)
     with pytest.raises(ConfigError, match="unknown parameter 'beta'"):
         REGISTRY.make("expectimax:beta=1")
-    with pytest.raises(ConfigError, match="alpha must be in"):
+    with pytest.raises(ConfigError, match=r"alpha=1.5 is above the maximum 1 \(allowed 0.01..1\)"):
         REGISTRY.make("expectimax:alpha=1.5")
     with pytest.raises(ConfigError, match="depth"):
         REGISTRY.make("expectimax:depth=0")

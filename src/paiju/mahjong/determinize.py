@@ -1,0 +1,252 @@
+"""Determinization of Taiwan mahjong: full states consistent with one seat's observation.
+
+Searches over hidden information (Expectimax chance nodes, determinized MCTS, rollouts)
+sample the tiles a seat has not seen. :meth:`paiju.mahjong.game.MahjongGame.sample_state`
+is the entry point; the redeal itself lives here, apart from the rules engine:
+
+* others' concealed tiles, the rest of the wall and the kinds of others' face-down kongs are
+  drawn uniformly from the tiles the seat has not seen;
+* when another seat is deciding in a claim or rob window (public: the table waits for it),
+  its redealt hand must hold a claim on the offered tile: uniform deals are tried first, then
+  a hand built around a claim (a pung or chow if the pool allows, else a win);
+* private flags of the others that the seat cannot know (missed-win locks, sealed claim
+  declarations made before it looked) are reset to "none".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paiju.core.errors import IllegalMoveError
+from paiju.mahjong.game import (
+    NUM_PLAYERS,
+    DrawKind,
+    MahjongGame,
+    MahjongObservation,
+    MahjongState,
+    Phase,
+)
+from paiju.mahjong.tiles import COPIES, NUM_KINDS, NUM_TILES, Meld, MeldType, tile_name
+
+
+def sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Generator) -> MahjongState:
+    """A full state consistent with ``obs`` (see :meth:`MahjongGame.sample_state`)."""
+    cfg = game.config
+    me = obs.player
+    s = MahjongState(game)
+    s.phase = obs.phase
+    s.turn = obs.turn
+    s.draw_kind = obs.draw_kind
+    s.after_claim = obs.after_claim
+    s.no_calls = obs.no_calls
+    s.dealer = obs.dealer
+    s.continuation = obs.continuation
+    s.round_wind = obs.round_wind
+    s.hand_number = obs.hand_number
+    s.dealer_passes = obs.dealer_passes
+    s.scores = list(obs.scores)
+    s.last_result = obs.last_result
+    s.results = (obs.last_result,) if obs.last_result is not None else ()
+    if obs.phase in (Phase.DEAL, Phase.OVER):
+        return s  # no hand in progress: nothing hidden matters
+    s.rivers = [list(r) for r in obs.discards]
+    s.locks = [0] * NUM_PLAYERS
+    s.locks[me] = obs.lock
+    s.earth = [0 if not obs.discards[p] else 2 for p in range(NUM_PLAYERS)]
+    s.earth[me] = obs.earth_ready
+    s.tail = NUM_TILES - obs.replacements_drawn
+    s.head = s.tail - obs.live_tiles - cfg.dead_wall
+    pool = obs.unseen_counts()
+    if min(pool) < 0:
+        worst = tile_name(pool.index(min(pool)))
+        raise IllegalMoveError(f"inconsistent observation: more than 4 of {worst} seen")
+    others = [p for p in range(NUM_PLAYERS) if p != me]
+    sizes = {p: obs.hand_sizes[p] for p in others}
+    n_wall = s.tail - s.head
+    hidden_kongs = sum(1 for row in obs.melds for m in row if m.tile < 0)
+    if sum(pool) != sum(sizes.values()) + n_wall + COPIES * hidden_kongs:
+        raise IllegalMoveError(
+            f"inconsistent observation: {sum(pool)} unseen tiles for {sum(sizes.values())} hidden "
+            "hand tiles, "
+            f"{n_wall} wall tiles and {hidden_kongs} face-down kongs"
+        )
+    in_window = obs.phase in (Phase.CLAIM, Phase.ROB)
+    decider = obs.to_act
+    need = in_window and decider != me
+    s.hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+    s.hands[me] = list(obs.hand)
+    s.window_tile = obs.window_tile
+    s.window_from = obs.window_from
+    rest: list[int] = []
+    # uniform deals first; then deals built around a claim (a win under min_tai may need many)
+    for attempt in range(400 if need else 1):
+        # face-down kongs of the others: kinds of which this seat has seen nothing
+        left = pool[:]
+        melds: list[list[Meld]] = []
+        for p in range(NUM_PLAYERS):
+            row = []
+            for m in obs.melds[p]:
+                if m.tile < 0:
+                    free = [k for k in range(NUM_KINDS) if left[k] == COPIES]
+                    if not free:
+                        raise IllegalMoveError("inconsistent observation: no kind left for a face-down kong")
+                    k = free[int(rng.integers(len(free)))]
+                    left[k] -= COPIES
+                    m = Meld(MeldType.CONCEALED_KONG, k)
+                row.append(m)
+            melds.append(row)
+        s.melds = melds
+        if attempt < 16 or not need:
+            order = rng.permutation(np.repeat(np.arange(NUM_KINDS), left))
+            pos = 0
+            for p in others:
+                h = [0] * NUM_KINDS
+                for k in order[pos : pos + sizes[p]]:
+                    h[int(k)] += 1
+                s.hands[p] = h
+                pos += sizes[p]
+            rest = [int(k) for k in order[pos:]]
+        else:
+            rest = _deal_with_claim(s, obs, left, sizes, decider, rng)
+        if not need or _has_option(s, decider, obs.phase):
+            break
+    else:
+        raise IllegalMoveError(
+            f"could not redeal a hand for seat {decider} with a claim on {tile_name(obs.window_tile)}"
+        )
+    wall = [-1] * NUM_TILES
+    wall[s.head : s.tail] = rest
+    s.wall = tuple(wall)
+    if obs.phase == Phase.TURN:
+        if obs.turn == me:
+            s.drawn = obs.drawn
+        elif obs.draw_kind != DrawKind.NONE:
+            h = s.hands[obs.turn]
+            kinds = np.repeat(np.arange(NUM_KINDS), h)
+            s.drawn = int(kinds[int(rng.integers(len(kinds)))])
+    if in_window:
+        d = obs.window_from
+        order_seats = [(d + i) % NUM_PLAYERS for i in (1, 2, 3)]
+        later = order_seats[order_seats.index(decider) + 1 :]
+        if obs.phase == Phase.CLAIM:
+            tail_q = [q for q in later if q != me and len(s.claim_options(q, obs.window_tile, d)) > 1]
+        else:
+            tail_q = [q for q in later if q != me and s.can_win_on(q, obs.window_tile, True)]
+        if me in later and obs.own_claim < 0 and _has_option(s, me, obs.phase):
+            tail_q = [q for q in later if q == me or q in tail_q]
+        s.queue = (decider, *tail_q)
+        s.qpos = 0
+        s.intents = [-1] * NUM_PLAYERS
+        s.intents[me] = obs.own_claim
+    return s
+
+
+def _has_option(s: MahjongState, seat: int, phase: Phase) -> bool:
+    if phase == Phase.CLAIM:
+        return len(s.claim_options(seat, s.window_tile, s.window_from)) > 1
+    return s.can_win_on(seat, s.window_tile, True)
+
+
+def _deal_with_claim(
+    s: MahjongState,
+    obs: MahjongObservation,
+    pool: list[int],
+    sizes: dict[int, int],
+    seat: int,
+    rng: np.random.Generator,
+) -> list[int]:
+    """Deal the hidden tiles so that ``seat`` holds a claim on the window tile; returns the wall rest."""
+    t = obs.window_tile
+    left = pool[:]
+    core: list[int] = []
+    choices: list[list[int]] = []
+    if obs.phase == Phase.CLAIM and s.live_tiles >= 1 and sizes[seat] >= 2:
+        if left[t] >= 2:
+            choices.append([t, t])
+        if seat == (obs.window_from + 1) % NUM_PLAYERS and t < 27:
+            r = t % 9
+            for a, b in ((1, 2), (-1, 1), (-2, -1)):
+                if 0 <= r + a <= 8 and 0 <= r + b <= 8 and left[t + a] and left[t + b]:
+                    choices.append([t + a, t + b])
+    if choices:
+        core = choices[int(rng.integers(len(choices)))]
+    else:
+        core = _random_winning_part(left, t, sizes[seat], rng) or []
+    for k in core:
+        left[k] -= 1
+    flat = rng.permutation(np.repeat(np.arange(NUM_KINDS), left))
+    pos = 0
+    for p in sizes:
+        h = [0] * NUM_KINDS
+        n = sizes[p]
+        if p == seat:
+            for k in core:
+                h[k] += 1
+            n -= len(core)
+        for k in flat[pos : pos + n]:
+            h[int(k)] += 1
+        pos += n
+        s.hands[p] = h
+    return [int(k) for k in flat[pos:]]
+
+
+def _random_winning_part(pool: list[int], t: int, size: int, rng: np.random.Generator) -> list[int] | None:
+    """``size`` tiles from ``pool`` that become sets + a pair with the extra tile ``t``."""
+    n_sets = (size - 1) // 3
+    for _ in range(200):
+        c = pool[:]
+        c[t] += 1
+        taken: list[int] = []
+        ok = True
+        # the group that uses t: its pair, a pung, or a chow through it
+        groups = [[t, t]] if c[t] >= 2 else []
+        if c[t] >= 3:
+            groups.append([t, t, t])
+        if t < 27:
+            for lo in (t - 2, t - 1, t):
+                if (
+                    lo >= 0
+                    and lo // 9 == t // 9
+                    and (lo % 9) <= 6
+                    and lo + 2 < 27
+                    and all(c[lo + i] >= 1 for i in range(3))
+                ):
+                    groups.append([lo, lo + 1, lo + 2])
+        if not groups:
+            return None
+        first = groups[int(rng.integers(len(groups)))]
+        pair_done = len(first) == 2
+        sets_done = 0 if pair_done else 1
+        for k in first:
+            c[k] -= 1
+            taken.append(k)
+        misses = 0
+        while sets_done < n_sets or not pair_done:
+            avail = [k for k in range(NUM_KINDS) if c[k]]
+            k = avail[int(rng.integers(len(avail)))]
+            options = []
+            if not pair_done and c[k] >= 2:
+                options.append([k, k])
+            if sets_done < n_sets:
+                if c[k] >= 3:
+                    options.append([k, k, k])
+                if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
+                    options.append([k, k + 1, k + 2])
+            if not options:
+                misses += 1
+                if misses > 100:
+                    ok = False
+                    break
+                continue
+            g = options[int(rng.integers(len(options)))]
+            for x in g:
+                c[x] -= 1
+                taken.append(x)
+            if len(g) == 2:
+                pair_done = True
+            else:
+                sets_done += 1
+        if ok and len(taken) == size + 1:
+            taken.remove(t)
+            return taken
+    return None
