@@ -68,7 +68,6 @@ from paiju.yuxi.effects import (
     FOG,
     ICE,
     THUNDER,
-    WEATHER_NAMES,
     EffectFn,
     burn,
     damage,
@@ -888,9 +887,6 @@ class YuxiObservation:
     played: bool
     acted: bool
     bonus: int
-
-    def weather_name(self, cell: int) -> str:
-        return WEATHER_NAMES[self.weather[cell]]
 
 
 # ------------------------------------------------------------------------------------------------------

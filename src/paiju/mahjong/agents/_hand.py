@@ -25,17 +25,9 @@ CHOWS = (CHOW_LOW, CHOW_MID, CHOW_HIGH)
 CLAIMS = (PUNG, KONG, *CHOWS)
 
 
-def own_melds(obs: MahjongObservation) -> tuple[Meld, ...]:
-    return obs.melds[obs.player]
-
-
 def distance(counts: Sequence[int]) -> int:
     """Shanten + 1 of a concealed hand of any 3k+1 / 3k+2 size (no validation: hot path)."""
     return _tables().distance(counts, sum(counts) // 3)
-
-
-def shanten_of(counts: Sequence[int]) -> int:
-    return distance(counts) - 1
 
 
 def effective_total(counts: Sequence[int], unseen: Sequence[int], index: list[int] | None = None) -> int:
