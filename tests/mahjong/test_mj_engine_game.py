@@ -88,6 +88,8 @@ def test_config_errors_name_the_flag() -> None:
         MahjongGame(dealer=5)
     with pytest.raises(ConfigError, match="unknown extra patterns"):
         MahjongGame(extras=frozenset({"七對"}))
+    with pytest.raises(ConfigError, match=r"max_hands=1001 must be in 1\.\.1000"):
+        MahjongGame(mode="game", max_hands=1001)
 
 
 def test_dealer_seat_and_winds_follow_config() -> None:

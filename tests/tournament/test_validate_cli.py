@@ -121,6 +121,23 @@ def test_validate_config_errors(tmp_path: Path) -> None:
     assert ValidationConfig.from_toml(cfg).players == (3, 4)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("tournaments = 40", "tournaments = 1000001", "tournament.tournaments = 1000001 is above the maximum"),
+        ("rounds = [1, 2]", "rounds = [1, 61]", "tournament.rounds = 61 is above the maximum 60"),
+        ("plays = 0", "plays = 100001", "distributions.plays = 100001 is above the maximum 100000"),
+        ("workers = 1", "workers = 257", "workers = 257 is above the maximum 256"),
+    ],
+)
+def test_validate_config_counts_are_bounded(tmp_path: Path, old: str, new: str, message: str) -> None:
+    _tiny(tmp_path)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY_CONFIG.replace(old, new))
+    with pytest.raises(ConfigError, match=message):
+        ValidationConfig.from_toml(bad)
+
+
 def test_shipped_configs_load() -> None:
     default = ValidationConfig.from_toml(DEFAULT_CONFIG)
     assert (

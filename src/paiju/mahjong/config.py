@@ -16,6 +16,8 @@ MultiRon = Literal["all", "head_bump"]
 Mode = Literal["hand", "game"]
 
 EXTRA_PATTERNS = ("無字", "斷么九", "四槓", "明槓", "暗槓")
+MAX_HANDS_PER_GAME = 1000
+"""Largest ``max_hands``: a real 將 is 16-25 hands, so 1,000 only bounds a pathological game."""
 """Optional single-source patterns, off by default (RULES T1 'Optional extras')."""
 
 
@@ -160,8 +162,8 @@ class MahjongConfig:
                 raise ConfigError(f"{name}={getattr(self, name)!r} must be 0..3")
         if not 1 <= self.rounds <= 4:
             raise ConfigError(f"rounds={self.rounds} must be 1..4 (東南西北)")
-        if self.max_hands < 1:
-            raise ConfigError(f"max_hands={self.max_hands} must be >= 1")
+        if not 1 <= self.max_hands <= MAX_HANDS_PER_GAME:
+            raise ConfigError(f"max_hands={self.max_hands} must be in 1..{MAX_HANDS_PER_GAME}")
         unknown = set(self.extras) - set(EXTRA_PATTERNS)
         if unknown:
             raise ConfigError(f"unknown extra patterns {sorted(unknown)}; known: {list(EXTRA_PATTERNS)}")

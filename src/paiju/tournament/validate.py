@@ -290,6 +290,20 @@ def _subpool(pool: DealPool, indices: np.ndarray) -> DealPool:
 # Configuration and the full run
 
 
+CONFIG_MAXIMA: dict[str, int] = {
+    "tournament.players": 100_000,
+    "tournament.rounds": 60,
+    "tournament.unique_awards": 100_000,
+    "tournament.tournaments": 1_000_000,
+    "tournament.ability_deals": 1_000_000,
+    "distributions.plays": 100_000,
+    "distributions.min_plays": 1_000_000,
+    "workers": 256,
+}
+"""The largest value of each count of a validation config: no config file can ask for an
+unbounded run (the same maxima as the ``paiju dih`` options)."""
+
+
 @dataclass(frozen=True)
 class ValidationConfig:
     """A validation run (TOML file; see ``configs/validate-default.toml`` for every key)."""
@@ -355,11 +369,17 @@ class ValidationConfig:
             v = [v] if isinstance(v, int) else v
             if not isinstance(v, list) or not v or not all(isinstance(x, int) and x >= 1 for x in v):
                 raise ConfigError(f"{where}: tournament.{key} must be a positive integer or a list of them")
+            most = CONFIG_MAXIMA[f"tournament.{key}"]
+            for x in v:
+                if x > most:
+                    raise ConfigError(f"{where}: tournament.{key} = {x} is above the maximum {most}")
             return tuple(v)
 
         def nonneg(value: Any, key: str) -> int:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{where}: {key} must be a non-negative integer, got {value!r}")
+            if value > CONFIG_MAXIMA.get(key, value):
+                raise ConfigError(f"{where}: {key} = {value} is above the maximum {CONFIG_MAXIMA[key]}")
             return value
 
         methods = tuple(tour.get("methods", list(METHODS)))
