@@ -8,17 +8,31 @@ from typing import Annotated
 import typer
 
 from paiju.cli.common import console, print_json, split_agents
+from paiju.cli.validate import MAX_GAMES, MAX_SEED, MAX_WORKERS, agents_help, output_dir
+from paiju.cli.validate import game_options as validate_game_options
 
 
 def arena(
     game: Annotated[str, typer.Option("--game", "-g", help="Game name, e.g. doudizhu, mahjong, kuhn_poker.")],
     agents: Annotated[
-        str, typer.Option("--agents", "-a", help="Comma-separated agent specs: 'rule,search:budget=200'.")
+        str,
+        typer.Option(
+            "--agents", "-a",
+            help=agents_help(
+                "Comma-separated agent specs: 'rule,search:budget=200'.", "doudizhu", "mahjong", "yuxi"
+            ),
+        ),
     ],
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Number of games (a whole number of deals).")
+        int,
+        typer.Option(
+            "--games", "-n", min=1, max=MAX_GAMES, help="Number of games (a whole number of deals)."
+        ),
     ] = 100,
-    seed: Annotated[int, typer.Option(help="Run seed: deal i and every agent's seed derive from it.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=0, max=MAX_SEED, help="Run seed: deal i and every agent's seed derive from it."),
+    ] = 0,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -26,11 +40,26 @@ def arena(
             help="duplicate | swap | rotation | 2v2 | fixed (default: the game's first supported format).",
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (results identical to 1).")] = 1,
+    options: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", "-o",
+            help="A rule option of the game as KEY=VALUE, repeatable; the keys are the fields of the "
+            "game's config: doudizhu wing_rule=rlcard, scoring=casual, bidding=true; mahjong "
+            "min_tai=1, multi_ron=head_bump, limit=none, extras=...; yuxi board=6x4, "
+            "die_bonus=false, swaps=false, decks=a,b (see docs/arena.md).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=MAX_WORKERS, help="Worker processes (results identical to 1).")
+    ] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     record: Annotated[
         Path | None,
-        typer.Option("--record", help="Record games to this directory as Parquet; rerun to resume."),
+        typer.Option(
+            "--record", parser=output_dir,
+            help="Record games to this directory as Parquet; rerun to resume.",
+        ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
@@ -39,13 +68,17 @@ def arena(
     Every deal is replayed under each line-up of the format (duplicate: A landlord vs B
     farmers, then B landlord vs A farmers on the same cards), so --games must be a multiple of
     the line-ups per deal. With --record, an interrupted run restarted with the same
-    arguments resumes where it stopped.
+    arguments resumes where it stopped. --option sets the game's rules, e.g. the RLCard
+    anchor of the Dou Dizhu ladder:
+
+    paiju arena -g doudizhu -a search:wings=rlcard,rlcard-rule -o wing_rule=rlcard -n 400
     """
     from paiju.core.arena import run_arena
 
+    game_options = validate_game_options(game, options)
     report = run_arena(
         game, split_agents(agents), games, seed, fmt=fmt, workers=workers, out_dir=record,
-        progress=progress and not json_out,
+        progress=progress and not json_out, game_options=game_options,
     )
     if json_out:
         print_json(report.as_dict())

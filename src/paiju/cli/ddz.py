@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
+
+from paiju.cli.validate import (
+    MAX_SEED,
+    MAX_SELFPLAY_GAMES,
+    MAX_WORKERS,
+    LimitsHelpCommand,
+    agents_help,
+    ddz_deal,
+    ddz_hand,
+    ddz_move,
+    output_dir,
+)
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -19,8 +33,12 @@ def _say(text: str) -> None:
 
 @app.command("moves")
 def moves_command(
-    hand: str = typer.Argument(..., help="The hand in any card order, e.g. 34445556789TA22XD."),
-    beat: str | None = typer.Option(None, "--beat", "-b", help="The move to beat (omit for a free lead)."),
+    hand: str = typer.Argument(
+        ..., parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD."
+    ),
+    beat: str | None = typer.Option(
+        None, "--beat", "-b", parser=ddz_move, help="The move to beat (omit for a free lead)."
+    ),
     beat_type: str | None = typer.Option(
         None, "--beat-type", help="Reading of --beat when its cards have two: trio_chain or airplane_solo."
     ),
@@ -72,7 +90,9 @@ def moves_command(
 
 @app.command("deal")
 def deal_command(
-    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the shuffle (random if omitted)."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffle (random if omitted)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
     """Deal the 54 cards by the paper's algorithm: landlord (20 with the kitty), farmer 1, farmer 2."""
@@ -98,26 +118,35 @@ def deal_command(
     _say(f"{'kitty':>9}: {deal.kitty}  (open, part of the landlord's hand)")
 
 
-@app.command("play")
+@app.command("play", cls=LimitsHelpCommand)
 def play_command(
     agents: str = typer.Option(
-        "random,random,random", "--agents", "-a", help="Three agent specs for seats 0, 1, 2 (landlord first)."
+        "random,random,random",
+        "--agents",
+        "-a",
+        help=agents_help("Three agent specs for seats 0, 1, 2 (landlord first).", "doudizhu"),
     ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the deal and of the agents."),
-    deal: str | None = typer.Option(None, "--deal", help="Play this deal ([landlord][farmer 1][farmer 2])."),
+    seed: int = typer.Option(
+        0, "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the deal and of the agents."
+    ),
+    deal: str | None = typer.Option(
+        # escaped: Rich would read [landlord] as a markup tag and drop it
+        None, "--deal", parser=ddz_deal, help="Play this deal (\\[landlord]\\[farmer 1]\\[farmer 2])."
+    ),
     bidding: bool = typer.Option(False, "--bidding", help="Decide the landlord by a 1-2-3 bid."),
     scoring: str = typer.Option("competition", "--scoring", help="competition (paper) or casual."),
     wings: str = typer.Option("douzero", "--wings", help="Wing rule: douzero (default) or rlcard."),
     as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON."),
 ) -> None:
     """Play one game between three agents and print a readable transcript."""
-    from paiju.cli.common import print_json, split_agents
+    from paiju.cli.common import print_json
+    from paiju.cli.validate import agent_line_up
     from paiju.core.rng import as_generator, derive_seed
     from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.cards import Deal
     from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame
 
-    specs = split_agents(agents, expected=3)
+    specs = agent_line_up(agents, REGISTRY, expected=3)
     players = [REGISTRY.make(spec, seed=derive_seed(seed, 1, i)) for i, spec in enumerate(specs)]
     game = DouDizhuGame(DouDizhuConfig(scoring=scoring, bidding=bidding, wing_rule=wings))
     state = game.new_initial_state()
@@ -167,7 +196,9 @@ def play_command(
 
 @app.command("split")
 def split_command(
-    hand: str = typer.Argument(..., help="The hand in any card order, e.g. 34445556789TA22XD."),
+    hand: str = typer.Argument(
+        ..., parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD."
+    ),
     method: str = typer.Option(
         "exact", "--method", "-m", help="exact (provably optimal) or heuristic (the paper's 40 orders)"
     ),
@@ -203,28 +234,37 @@ def split_command(
 # --- self-play at scale: `paiju ddz selfplay` (paiju/doudizhu/selfplay.py) ----------------------
 
 
-@app.command("selfplay")
+@app.command("selfplay", cls=LimitsHelpCommand)
 def selfplay_command(
     agents: str = typer.Option(
-        ..., "--agents", "-a", help="Line-up in seat order (landlord, farmer 1, farmer 2), or one for all."
+        ...,
+        "--agents",
+        "-a",
+        help=agents_help("Line-up in seat order (landlord, farmer 1, farmer 2), or one for all.", "doudizhu"),
     ),
-    games: int = typer.Option(..., "--games", "-n", help="Number of games (indices 0..N-1)."),
-    out: str = typer.Option(..., "--out", "-o", help="Record directory (Parquet); rerun to resume."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Local processes (or Ray tasks in flight)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i is dealt from derive_seed(seed, i)."),
+    games: int = typer.Option(
+        ..., "--games", "-n", min=1, max=MAX_SELFPLAY_GAMES, help="Number of games (indices 0..N-1)."
+    ),
+    out: Path = typer.Option(
+        ..., "--out", "-o", parser=output_dir, help="Record directory (Parquet); rerun to resume."
+    ),
+    workers: int = typer.Option(
+        1, "--workers", "-w", min=1, max=MAX_WORKERS, help="Local processes (or Ray tasks in flight)."
+    ),
+    seed: int = typer.Option(
+        0, "--seed", "-s", min=0, max=MAX_SEED, help="Run seed: game i is dealt from derive_seed(seed, i)."
+    ),
     use_ray: bool = typer.Option(False, "--ray", help="Play on Ray ($RAY_ADDRESS, else a local instance)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
 ) -> None:
     """Record self-play games (core records format) with a progress bar; resumes after interruption."""
-    from paiju.cli.common import console, print_json, split_agents
-    from paiju.core.errors import ConfigError
+    from paiju.cli.common import console, print_json
+    from paiju.cli.validate import agent_line_up
+    from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.selfplay import selfplay
 
-    if games < 1:
-        raise ConfigError(f"--games must be positive, got {games}")
-    result = selfplay(
-        split_agents(agents), games, out, workers=workers, seed=seed, use_ray=use_ray, progress=not as_json
-    )
+    specs = agent_line_up(agents, REGISTRY)
+    result = selfplay(specs, games, out, workers=workers, seed=seed, use_ray=use_ray, progress=not as_json)
     if use_ray:
         import ray
 

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import typer
 
+from paiju.cli.validate import MAX_SEED, agents_help
+
 
 def demo(
-    seed: int = typer.Option(7, "--seed", "-s", help="Seed of the deal and the agents."),
+    seed: int = typer.Option(7, "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the deal and the agents."),
     agents: str = typer.Option(
-        "search:budget=60,rule,rule", "--agents", "-a", help="Landlord, farmer 1, farmer 2 agent specs."
+        "search:budget=60,rule,rule",
+        "--agents",
+        "-a",
+        help=agents_help("Landlord, farmer 1, farmer 2 agent specs.", "doudizhu"),
     ),
 ) -> None:
     """A short tour: a Dou Dizhu deal, its legal opening moves, splits, a full game between shipped agents."""
     from rich.rule import Rule
     from rich.table import Table
 
-    from paiju.cli.common import console, split_agents
+    from paiju.cli.common import console
+    from paiju.cli.validate import agent_line_up
     from paiju.core.rng import derive_seed
     from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.cards import Deal
@@ -30,7 +36,7 @@ def demo(
     from paiju.doudizhu.moves import key_of
     from paiju.doudizhu.split import split
 
-    specs = split_agents(agents, expected=3)
+    specs = agent_line_up(agents, REGISTRY, expected=3)
     players = [REGISTRY.make(spec, seed=derive_seed(seed, 1, i)) for i, spec in enumerate(specs)]
 
     def say(text: str) -> None:

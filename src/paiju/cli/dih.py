@@ -10,15 +10,43 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from paiju.cli.common import console, err_console, print_json
+from paiju.cli.validate import (
+    MAX_BEAM,
+    MAX_DIH_PLAYERS,
+    MAX_DIH_ROUNDS,
+    MAX_MIN_PLAYS,
+    MAX_PLAYS,
+    MAX_POOL,
+    MAX_SEED,
+    MAX_SELECT_ROUNDS,
+    MAX_TOURNAMENTS,
+    MAX_WORKERS,
+    input_file,
+    output_dir,
+    output_file,
+    parquet_input,
+)
 from paiju.core.errors import ConfigError
 
 app = typer.Typer(no_args_is_help=True)
 
-PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="Number of players N.")]
-RoundsOpt = Annotated[int, typer.Option("--rounds", "-m", help="Number of rounds M.")]
-TopOpt = Annotated[
-    int, typer.Option("--top", "-r", help="R: the R highest totals should be pairwise distinct.")
+PlayersOpt = Annotated[
+    int, typer.Option("--players", "-n", min=1, max=MAX_DIH_PLAYERS, help="Number of players N.")
 ]
+RoundsOpt = Annotated[
+    int, typer.Option("--rounds", "-m", min=1, max=MAX_DIH_ROUNDS, help="Number of rounds M.")
+]
+SelectRoundsOpt = Annotated[
+    int,
+    typer.Option("--rounds", "-m", min=1, max=MAX_SELECT_ROUNDS, help="Number of rounds M (one deal each)."),
+]
+TopOpt = Annotated[
+    int,
+    typer.Option(
+        "--top", "-r", min=1, max=MAX_DIH_PLAYERS, help="R: the R highest totals should be pairwise distinct."
+    ),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the deals.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 
 
@@ -69,21 +97,35 @@ def value(
 
 @app.command("select")
 def select(
-    pool: Annotated[Path, typer.Option("--pool", help="Pool file: one [20][17][17] deal per line.")],
+    pool: Annotated[
+        Path, typer.Option("--pool", parser=input_file, help="Pool file: one [20][17][17] deal per line.")
+    ],
     dists: Annotated[
         Path,
-        typer.Option("--dists", help="Parquet file or directory: columns deal, score, probability, plays."),
+        typer.Option(
+            "--dists",
+            parser=parquet_input,
+            help="Parquet file or directory: columns deal, score, probability, plays.",
+        ),
     ],
     players: PlayersOpt,
-    rounds: RoundsOpt,
+    rounds: SelectRoundsOpt,
     top: TopOpt,
     joint: Annotated[
         bool,
         typer.Option("--joint", help="Choose the M deals jointly (ours) instead of ranking them one by one."),
     ] = False,
-    beam: Annotated[int, typer.Option("--beam", help="Beam width of the joint search.")] = 4,
+    beam: Annotated[
+        int, typer.Option("--beam", min=1, max=MAX_BEAM, help="Beam width of the joint search.")
+    ] = 4,
     min_plays: Annotated[
-        int, typer.Option("--min-plays", help="Leave out deals whose distribution rests on fewer plays.")
+        int,
+        typer.Option(
+            "--min-plays",
+            min=1,
+            max=MAX_MIN_PLAYS,
+            help="Leave out deals whose distribution rests on fewer plays.",
+        ),
     ] = 50,
     as_json: JsonOpt = False,
 ) -> None:
@@ -147,9 +189,13 @@ def _bar_columns() -> tuple[object, ...]:
 
 @app.command("pool")
 def make_pool(
-    out: Annotated[Path, typer.Option("--out", help="Pool file to write (one deal per line).")],
-    count: Annotated[int, typer.Option("--count", help="Number of distinct random deals.")] = 300,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
+    out: Annotated[
+        Path, typer.Option("--out", parser=output_file, help="Pool file to write (one deal per line).")
+    ],
+    count: Annotated[
+        int, typer.Option("--count", min=1, max=MAX_POOL, help="Number of distinct random deals.")
+    ] = 300,
+    seed: SeedOpt = 0,
 ) -> None:
     """Write a versioned pool file of COUNT distinct uniformly random deals (paper's Algorithm 3)."""
     from paiju.tournament.population import random_pool, write_pool_file
@@ -166,16 +212,28 @@ def make_pool(
 @app.command("dists")
 def dists_command(
     out: Annotated[
-        Path, typer.Option("--out", help="Parquet table to write: deal, score, probability, plays.")
+        Path,
+        typer.Option(
+            "--out", parser=output_file, help="Parquet table to write: deal, score, probability, plays."
+        ),
     ],
     pool: Annotated[
-        Path | None, typer.Option("--pool", help="Pool file: simulate the population on every deal (§1 b).")
+        Path | None,
+        typer.Option(
+            "--pool", parser=input_file, help="Pool file: simulate the population on every deal (§1 b)."
+        ),
     ] = None,
     records: Annotated[
         list[Path] | None,
-        typer.Option("--records", help="Game-record directory or file (§1 a); repeat for several."),
+        typer.Option(
+            "--records",
+            parser=parquet_input,
+            help="Game-record directory or file (§1 a); repeat for several.",
+        ),
     ] = None,
-    plays: Annotated[int, typer.Option("--plays", help="Plays per deal when simulating.")] = 96,
+    plays: Annotated[
+        int, typer.Option("--plays", min=1, max=MAX_PLAYS, help="Plays per deal when simulating.")
+    ] = 96,
     population: Annotated[
         str,
         typer.Option(
@@ -184,14 +242,25 @@ def dists_command(
             "'landlord=A|B;farmer1=C|D;farmer2=E' (SPEC~EPS = SPEC with ε random moves).",
         ),
     ] = "ladder",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated games.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the simulated games.")
+    ] = 0,
     min_plays: Annotated[
-        int, typer.Option("--min-plays", help="With --records: keep deals played at least this often.")
+        int,
+        typer.Option(
+            "--min-plays",
+            min=1,
+            max=MAX_MIN_PLAYS,
+            help="With --records: keep deals played at least this often.",
+        ),
     ] = 50,
-    workers: Annotated[int, typer.Option("--workers", help="Processes playing games.")] = 2,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Processes playing games.")
+    ] = 2,
     ray: Annotated[bool, typer.Option("--ray", help="Play games as Ray tasks ($RAY_ADDRESS).")] = False,
     cache: Annotated[
-        Path | None, typer.Option("--cache", help="Cache folder for played games (resume).")
+        Path | None,
+        typer.Option("--cache", parser=output_dir, help="Cache folder for played games (resume)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -242,18 +311,27 @@ def validate_command(
     config: Annotated[
         Path | None,
         typer.Option(
-            "--config", help="Validation TOML (default: the built-in miniature of the paper's grid)."
+            "--config",
+            parser=input_file,
+            help="Validation TOML (default: the built-in miniature of the paper's grid).",
         ),
     ] = None,
-    plot: Annotated[Path, typer.Option("--plot", help="PNG plot to write.")] = Path("dih-validation.png"),
+    plot: Annotated[
+        Path, typer.Option("--plot", parser=output_file, help="PNG plot to write.")
+    ] = Path("dih-validation.png"),
     out_json: Annotated[
-        Path | None, typer.Option("--out-json", help="Also write the results as JSON.")
+        Path | None, typer.Option("--out-json", parser=output_file, help="Also write the results as JSON.")
     ] = None,
     tournaments: Annotated[
-        int | None, typer.Option("--tournaments", help="Override the tournaments per setting.")
+        int | None,
+        typer.Option(
+            "--tournaments", min=1, max=MAX_TOURNAMENTS, help="Override the tournaments per setting."
+        ),
     ] = None,
     ray: Annotated[bool, typer.Option("--ray", help="Play the games as Ray tasks ($RAY_ADDRESS).")] = False,
-    cache: Annotated[Path | None, typer.Option("--cache", help="Cache folder for played games.")] = None,
+    cache: Annotated[
+        Path | None, typer.Option("--cache", parser=output_dir, help="Cache folder for played games.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Simulated tournaments: P1 (random deals) vs P2 (DIH-selected deals), the paper's validation."""
@@ -266,8 +344,6 @@ def validate_command(
 
     cfg = ValidationConfig.from_toml(config if config is not None else DEFAULT_CONFIG)
     if tournaments is not None:
-        if tournaments < 1:
-            raise ConfigError(f"--tournaments must be positive, got {tournaments}")
         cfg = dataclasses.replace(cfg, tournaments=tournaments)
     if as_json:
         report = run_validation(cfg, cache_dir=cache, use_ray=ray)

@@ -7,7 +7,17 @@ from typing import Annotated, Any
 
 import typer
 
-from paiju.cli.common import console, print_json, split_agents
+from paiju.cli.common import console, print_json
+from paiju.cli.validate import (
+    MAX_HANDS,
+    MAX_SEED,
+    MAX_WORKERS,
+    LimitsHelpCommand,
+    agent_line_up,
+    agents_help,
+    mahjong_hand,
+    output_dir,
+)
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -26,7 +36,10 @@ def _shanten_words(sh: int) -> str:
 def shanten(
     hand: Annotated[
         str,
-        typer.Argument(help="Concealed tiles (no exposed melds) in tenhou notation, e.g. 123m456p789s1122z."),
+        typer.Argument(
+            parser=mahjong_hand,
+            help="Concealed tiles (no exposed melds) in tenhou notation, e.g. 123m456p789s1122z.",
+        ),
     ],
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -83,12 +96,17 @@ def shanten(
     console.print(table)
 
 
-@app.command()
+@app.command(cls=LimitsHelpCommand)
 def play(
     agents: Annotated[
-        str, typer.Option("--agents", "-a", help="Four agent specs for seats 0-3 (seat 0 deals).")
+        str,
+        typer.Option(
+            "--agents", "-a", help=agents_help("Four agent specs for seats 0-3 (seat 0 deals).", "mahjong")
+        ),
     ] = "expectimax,greedy,greedy,random",
-    seed: Annotated[int, typer.Option(help="Seed of the shuffle (and of the agents).")] = 0,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the shuffle (and of the agents).")
+    ] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print the moves and the result as JSON.")] = False,
 ) -> None:
     """Play one hand and print a readable transcript, with the scoring breakdown of each win."""
@@ -96,7 +114,7 @@ def play(
     from paiju.mahjong.agents import REGISTRY
     from paiju.mahjong.game import MahjongGame
 
-    specs = split_agents(agents, expected=4)
+    specs = agent_line_up(agents, REGISTRY, expected=4)
     players = [REGISTRY.make(s, seed=derive_seed(seed, 1 + i)) for i, s in enumerate(specs)]
     game = MahjongGame()
     state = game.new_hand(seed=seed)
@@ -189,20 +207,28 @@ def _result_lines(state: Any, result: Any, names: list[str]) -> dict[str, Any]:
     }
 
 
-@app.command()
+@app.command(cls=LimitsHelpCommand)
 def arena(
     agents: Annotated[
         str,
-        typer.Option("--agents", "-a", help="2v2: two specs 'A,B'; rotation: four specs."),
+        typer.Option(
+            "--agents", "-a", help=agents_help("2v2: two specs 'A,B'; rotation: four specs.", "mahjong")
+        ),
     ],
     hands: Annotated[
-        int, typer.Option("--hands", "-n", help="Hands to play (a whole number of deals).")
+        int,
+        typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play (a whole number of deals)."),
     ] = 200,
     fmt: Annotated[str, typer.Option("--format", "-f", help="2v2 (A B A B / B A B A) or rotation.")] = "2v2",
-    seed: Annotated[int, typer.Option(help="Run seed (deals and agents derive from it).")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (results identical to 1).")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Run seed (deals and agents derive from it).")
+    ] = 0,
+    workers: Annotated[
+        int, typer.Option(min=1, max=MAX_WORKERS, help="Worker processes (results identical to 1).")
+    ] = 1,
     record: Annotated[
-        Path | None, typer.Option("--record", help="Record the hands (Parquet) here; rerun to resume.")
+        Path | None,
+        typer.Option("--record", parser=output_dir, help="Record the hands (Parquet) here; rerun to resume."),
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
@@ -214,10 +240,11 @@ def arena(
     """
     from rich.table import Table
 
+    from paiju.mahjong.agents import REGISTRY
     from paiju.mahjong.agents.match import run_match
 
     report = run_match(
-        split_agents(agents), hands, seed, fmt=fmt, workers=workers, out_dir=record,
+        agent_line_up(agents, REGISTRY), hands, seed, fmt=fmt, workers=workers, out_dir=record,
         progress=progress and not json_out,
     )
     if json_out:

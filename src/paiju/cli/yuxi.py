@@ -9,13 +9,27 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from paiju.cli.common import console, err_console, print_json, split_agents
+from paiju.cli.common import console, err_console, print_json
+from paiju.cli.validate import (
+    MAX_SEED,
+    MAX_WORKERS,
+    MAX_YUXI_GAMES,
+    LimitsHelpCommand,
+    agent_line_up,
+    agents_help,
+    input_file,
+    output_dir,
+    output_file,
+)
 from paiju.core.errors import ConfigError
 
 app = typer.Typer(no_args_is_help=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of every random choice (same seed, same output).")]
+SeedOpt = Annotated[
+    int,
+    typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of every random choice (same seed, same output)."),
+]
 BoardsOpt = Annotated[str, typer.Option("--boards", help="Comma-separated boards among 3x3, 4x4, 6x4.")]
 
 
@@ -39,13 +53,13 @@ def _progress(label: str) -> Progress:
     )
 
 
-@app.command("play")
+@app.command("play", cls=LimitsHelpCommand)
 def play(
     agents: Annotated[
         str,
         typer.Option(
             "--agents",
-            help="Two agent specs, seat 0 (moves first) then seat 1: random, greedy, mcts:simulations=N.",
+            help=agents_help("Two agent specs, seat 0 (moves first) then seat 1.", "yuxi"),
         ),
     ] = "greedy,random",
     board: Annotated[str, typer.Option("--board", help="3x3, 4x4 or 6x4.")] = "4x4",
@@ -68,7 +82,7 @@ def play(
     from paiju.yuxi.game import YuxiConfig, YuxiGame
     from paiju.yuxi.render import board_table
 
-    specs = split_agents(agents, expected=2)
+    specs = agent_line_up(agents, REGISTRY, expected=2)
     players = [REGISTRY.make(spec, derive_seed(seed, 100 + i)) for i, spec in enumerate(specs)]
     if decks is None:
         names = list(YuxiConfig().table().decks)
@@ -122,10 +136,16 @@ def play(
     console.print(f"final: A {a}{bonus}, B {b}: " + ("draw" if winner == "draw" else f"{winner} wins"))
 
 
-@app.command("audit")
+@app.command("audit", cls=LimitsHelpCommand)
 def audit(
     games: Annotated[
-        int, typer.Option("--games", help="Self-play games to play with the invariant checker on.")
+        int,
+        typer.Option(
+            "--games",
+            min=1,
+            max=MAX_YUXI_GAMES,
+            help="Self-play games to play with the invariant checker on.",
+        ),
     ] = 60,
     seed: SeedOpt = 0,
     boards: BoardsOpt = "3x3,4x4,6x4",
@@ -133,11 +153,15 @@ def audit(
         str,
         typer.Option(
             "--search",
-            help="Agent spec of the search self-play half of the games (the other half is random vs random).",
+            help=agents_help(
+                "Agent spec of the search self-play half of the games (the other half is random vs random).",
+                "yuxi",
+            ),
         ),
     ] = "mcts:simulations=24",
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the full report (JSON, with move lists).")
+        Path | None,
+        typer.Option("--out", parser=output_file, help="Write the full report (JSON, with move lists)."),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -148,9 +172,7 @@ def audit(
     from paiju.yuxi.agents import REGISTRY
     from paiju.yuxi.audit import run_audit
 
-    if games < 1:
-        raise ConfigError(f"--games must be >= 1, got {games}")
-    REGISTRY.resolve(search)
+    agent_line_up(search, REGISTRY, expected=1, option="--search")
     pairs = (("random", "random"), (search, search))
     kwargs = {"boards": _boards(boards), "agent_pairs": pairs}
     if as_json:
@@ -182,8 +204,10 @@ def audit(
 
 @app.command("replay")
 def replay(
-    report: Annotated[Path, typer.Argument(help="An audit report written with `paiju yuxi audit --out`.")],
-    index: Annotated[int, typer.Option("--index", help="Which violation of the report.")] = 0,
+    report: Annotated[
+        Path, typer.Argument(parser=input_file, help="An audit report written with `paiju yuxi audit --out`.")
+    ],
+    index: Annotated[int, typer.Option("--index", min=0, help="Which violation of the report.")] = 0,
 ) -> None:
     """Replay a violation from an audit report: the position before the failing move, then the error."""
     from paiju.yuxi.audit import load_report, replay_violation
@@ -209,31 +233,30 @@ def replay(
         raise typer.Exit(1)
 
 
-@app.command("balance")
+@app.command("balance", cls=LimitsHelpCommand)
 def balance(
-    games: Annotated[int, typer.Option("--games", help="Games per board and die setting.")] = 100,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_YUXI_GAMES, help="Games per board and die setting.")
+    ] = 100,
     seed: SeedOpt = 0,
     agents: Annotated[
-        str, typer.Option("--agents", help="Agent specs of seat 0 and seat 1.")
+        str, typer.Option("--agents", help=agents_help("Agent specs of seat 0 and seat 1.", "yuxi"))
     ] = "greedy,greedy",
     boards: BoardsOpt = "3x3,4x4,6x4",
     out_dir: Annotated[
-        Path | None, typer.Option("--out-dir", help="Write report.md, report.json and PNG plots here.")
+        Path | None,
+        typer.Option("--out-dir", parser=output_dir, help="Write report.md, report.json and PNG plots here."),
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", help="Local processes playing the games.")] = 1,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local processes playing the games.")
+    ] = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """First-player win rate per board with and without the die bonus, deck matrix, card stats."""
     from paiju.yuxi.agents import REGISTRY
     from paiju.yuxi.balance import run_balance, save_plots
 
-    if games < 1:
-        raise ConfigError(f"--games must be >= 1, got {games}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be >= 1, got {workers}")
-    specs = split_agents(agents, expected=2)
-    for spec in specs:
-        REGISTRY.resolve(spec)
+    specs = agent_line_up(agents, REGISTRY, expected=2)
     board_list = _boards(boards)
     total = games * len(board_list) * 2
     if as_json:
@@ -299,10 +322,14 @@ def balance(
 def cards(
     cards_file: Annotated[
         Path | None,
-        typer.Option("--cards-file", help="Validate and list this card table instead of the shipped one."),
+        typer.Option(
+            "--cards-file",
+            parser=input_file,
+            help="Validate and list this card table instead of the shipped one.",
+        ),
     ] = None,
     decks_file: Annotated[
-        Path | None, typer.Option("--decks-file", help="Deck table to validate with it.")
+        Path | None, typer.Option("--decks-file", parser=input_file, help="Deck table to validate with it.")
     ] = None,
     show_decks: Annotated[
         bool, typer.Option("--decks", help="List the fixed decks instead of the cards.")

@@ -613,7 +613,11 @@ class ArenaReport:
             for a, e in self.duplicate.items():
                 dup.add_row(a, _fmt_ci(e))
             if self.paired_difference is not None:
-                dup.add_row(f"{self.agents[0]} − {self.agents[1]} (paired)", _fmt_ci(self.paired_difference))
+                # half the per-deal difference of the two duplicate scores (in a zero-sum
+                # game this equals the first agent's duplicate score), so say "/ 2"
+                dup.add_row(
+                    f"({self.agents[0]} − {self.agents[1]}) / 2, paired", _fmt_ci(self.paired_difference)
+                )
             out.append(dup)
         if self.timing:
             tt = Table(title="decision time (ms per move)")

@@ -470,8 +470,13 @@ def _check_effects(cards: list[Card], src: str) -> None:
             )
 
 
-def parse_card_table(card_data: dict[str, Any], deck_data: dict[str, Any], source: str) -> CardTable:
-    """Validate parsed TOML data into a :class:`CardTable` (compiled with the real effects)."""
+def parse_card_table(
+    card_data: dict[str, Any], deck_data: dict[str, Any], source: str, deck_source: str | None = None
+) -> CardTable:
+    """Validate parsed TOML data into a :class:`CardTable` (compiled with the real effects).
+
+    ``source`` names the card file in errors, ``deck_source`` the deck file (default: ``source``).
+    """
     raw_cards = card_data.get("card")
     if not isinstance(raw_cards, list) or not raw_cards:
         raise ConfigError(f"{source}: no [[card]] entries")
@@ -496,7 +501,7 @@ def parse_card_table(card_data: dict[str, Any], deck_data: dict[str, Any], sourc
         raise ConfigError(f"{source}: card ids must be 1..{len(cards)} with no gaps (id {gap} is missing)")
     _check_effects(cards, source)
     ordered: list[Card | None] = [None, *sorted(cards, key=lambda c: c.id)]
-    decks = _parse_decks(deck_data, {c.key: c for c in cards}, source)
+    decks = _parse_decks(deck_data, {c.key: c for c in cards}, deck_source or source)
     table = CardTable(tuple(ordered), decks, source)
     table.compiled = table.compile()
     return table
@@ -561,7 +566,8 @@ def _load_cached(cards_path: str | None, decks_path: str | None) -> CardTable:
     dpath = Path(decks_path) if decks_path else _default_path("decks.toml")
     card_data = _read_toml(cpath, "card")
     deck_data = _read_toml(dpath, "deck")
-    return parse_card_table(card_data, deck_data, str(cpath) if cards_path else "cards.toml")
+    card_source = str(cpath) if cards_path else "cards.toml"
+    return parse_card_table(card_data, deck_data, card_source, str(dpath) if decks_path else "decks.toml")
 
 
 def max_voids_per_card(table: CardTable) -> int:
