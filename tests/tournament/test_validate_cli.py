@@ -124,7 +124,7 @@ def test_validate_config_errors(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("tournaments = 40", "tournaments = 1000001", "tournament.tournaments = 1000001 is above the maximum"),
+        ("tournaments = 40", "tournaments = 1000001", "tournaments = 1000001 is above the maximum"),
         ("rounds = [1, 2]", "rounds = [1, 61]", "tournament.rounds = 61 is above the maximum 60"),
         ("plays = 0", "plays = 100001", "distributions.plays = 100001 is above the maximum 100000"),
         ("workers = 1", "workers = 257", "workers = 257 is above the maximum 256"),
