@@ -1,6 +1,6 @@
 """The error taxonomy shared by every game and tool in paiju.
 
-All are ``ValueError`` subclasses so callers that only know "bad input" can catch one type,
+All bad-input errors are ``ValueError`` subclasses so callers that only know "bad input" can catch one type,
 while tools that care (the CLI, the web app) can tell syntax from legality from corruption.
 Messages always carry the offending input and, where there is one, the state it met.
 """
@@ -30,3 +30,20 @@ class CorruptRecordError(PaijuError):
 
 class ConfigError(PaijuError):
     """A wrong configuration value or agent specification."""
+
+
+class NotFoundError(PaijuError):
+    """An id or name (a game, a recorded run, a report file) that names nothing there is."""
+
+
+class WorkCancelled(Exception):
+    """A computation stopped before it finished: it was cancelled (its client went away, the
+    server is stopping) or ran past its deadline (:mod:`paiju.core.deadline`).
+
+    Not bad input, so deliberately not a :class:`PaijuError`: code that catches ``ValueError``
+    around a move or a parse never swallows a cancellation.
+    """
+
+
+class DeadlineExceeded(WorkCancelled):
+    """A computation ran past its time limit (:mod:`paiju.core.deadline`)."""

@@ -35,6 +35,7 @@ from typing import Final
 
 import numpy as np
 
+from paiju.core import deadline
 from paiju.core.errors import ConfigError
 from paiju.tournament.distributions import (
     ScoreDistribution,
@@ -90,7 +91,11 @@ def unique_awards_profile(total: TotalDistribution, players: int, max_places: in
     if not 0 <= max_places <= players:
         raise ConfigError(f"max_places must be in 0..{players}, got {max_places!r}")
     probs = total.probabilities[None, :]
-    return np.array([unique_awards_matrix(probs, players, k)[0] for k in range(max_places + 1)])
+    out = []
+    for k in range(max_places + 1):
+        deadline.check()
+        out.append(unique_awards_matrix(probs, players, k)[0])
+    return np.array(out)
 
 
 def dih_matrix(probabilities: np.ndarray, players: int, top: int) -> np.ndarray:
@@ -144,6 +149,8 @@ def _strict_suffix_sum(a: np.ndarray) -> np.ndarray:
 def _a_linear(P: np.ndarray, n: int, k: int) -> np.ndarray:
     a = n * P
     for j in range(2, k + 1):
+        if not j & 15:  # k can be in the thousands; one step is a few vector operations
+            deadline.check()
         a = (n - j + 1) * P * _strict_suffix_sum(a)
     return a
 
@@ -152,6 +159,8 @@ def _log_a_log_space(P: np.ndarray, n: int, k: int) -> np.ndarray:
     log_p = np.log(P)
     la = math.log(n) + log_p
     for j in range(2, k + 1):
+        if not j & 15:
+            deadline.check()
         suffix = np.full_like(la, -np.inf)
         if la.shape[1] > 1:
             suffix[:, -2::-1] = np.logaddexp.accumulate(la[:, :0:-1], axis=1)

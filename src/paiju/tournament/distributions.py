@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from paiju.core import deadline
 from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError
 
 SUM_TOLERANCE: Final = 1e-9
@@ -38,6 +39,8 @@ SUM_TOLERANCE: Final = 1e-9
 MAX_LATTICE: Final = 20_000_000
 """Largest total lattice we allocate (cells); beyond it a distribution is surely a mistake."""
 TABLE_COLUMNS: Final = ("deal", "score", "probability", "plays")
+MAX_SCORE: Final = 10**9
+"""Largest |score| of a round: totals of many rounds must stay far inside int64 lattices."""
 
 _ENTRY_RE: Final = re.compile(r"\s*([+-]?\d+)\s*:\s*([^\s:]+)\s*")
 
@@ -160,11 +163,13 @@ def _as_score(value: object) -> int:
     """An integer score; integral floats from data files are accepted, anything else is not."""
     if isinstance(value, bool):
         raise ConfigError(f"score {value!r} is not an integer")
-    if isinstance(value, int | np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating) and math.isfinite(value) and float(value).is_integer():
-        return int(value)
-    raise ConfigError(f"score {value!r} is not an integer (scores are whole points)")
+    whole = isinstance(value, float | np.floating) and math.isfinite(value) and float(value).is_integer()
+    if not (isinstance(value, int | np.integer) or whole):
+        raise ConfigError(f"score {value!r} is not an integer (scores are whole points)")
+    score = int(value)  # type: ignore[call-overload]
+    if abs(score) > MAX_SCORE:
+        raise ConfigError(f"score {score} is out of range: |score| must be at most {MAX_SCORE:,}")
+    return score
 
 
 @dataclass(frozen=True)
@@ -246,6 +251,7 @@ def _convolve_all(arrays: Sequence[np.ndarray]) -> np.ndarray:
     ordered = sorted(arrays, key=len)
     out = ordered[0]
     for arr in ordered[1:]:
+        deadline.check()  # one convolution per round: its cost grows with the total's support
         out = np.convolve(out, arr)
     return out
 

@@ -26,6 +26,7 @@ from typing import Final
 
 import numpy as np
 
+from paiju.core import deadline
 from paiju.core.errors import ConfigError, InvalidNotationError
 from paiju.tournament.dih import check_top, dih_matrix
 from paiju.tournament.distributions import (
@@ -206,6 +207,8 @@ def _conv_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if la < lb:
         a, b, la, lb = b, a, lb, la
     for s in range(lb):  # loop over the shorter operand's cells
+        if not s & 63:
+            deadline.check()
         out[:, s : s + la] += a * b[:, s : s + 1]
     return out
 
@@ -225,6 +228,7 @@ def _conv_shared(rows: np.ndarray, kernel: np.ndarray) -> np.ndarray:
 def _power_rows(m: np.ndarray, exponent: int) -> np.ndarray:
     out = m
     for _ in range(exponent - 1):
+        deadline.check()
         out = _conv_rows(out, m)
     return out
 
@@ -242,6 +246,7 @@ def rank_by_dih(pool: DealPool, players: int, rounds: int, top: int) -> np.ndarr
     check_positive_int(rounds, "rounds")
     out = np.empty(len(pool))
     for start in range(0, len(pool), _CHUNK):
+        deadline.check()
         rows = pool.matrix[start : start + _CHUNK]
         out[start : start + rows.shape[0]] = dih_matrix(_power_rows(rows, rounds), players, top)
     return out
@@ -259,6 +264,7 @@ def set_dih(pool: DealPool, indices: Sequence[int], players: int, top: int) -> f
 def _set_total(pool: DealPool, indices: Sequence[int]) -> np.ndarray:
     total = pool.matrix[indices[0]]
     for i in indices[1:]:
+        deadline.check()
         total = np.convolve(total, pool.matrix[i])
     return total
 
@@ -301,6 +307,7 @@ class _Powers:
         if cells <= _POWER_CACHE_CELLS:
             self._cache = {1: matrix}
             for j in range(2, rounds + 1):
+                deadline.check()
                 self._cache[j] = _conv_rows(self._cache[j - 1], matrix)
 
     def __call__(self, exponent: int) -> np.ndarray:
@@ -313,6 +320,7 @@ def _scores_with(kernel: np.ndarray, candidates: np.ndarray, players: int, top: 
     """DIH of ``kernel`` convolved with each candidate row (chunked)."""
     out = np.empty(candidates.shape[0])
     for start in range(0, candidates.shape[0], _CHUNK):
+        deadline.check()
         rows = candidates[start : start + _CHUNK]
         out[start : start + rows.shape[0]] = dih_matrix(_conv_shared(rows, kernel), players, top)
     return out
@@ -376,6 +384,7 @@ def _beam_search(
         seen: set[tuple[int, ...]] = set()
         scored: list[tuple[float, tuple[int, ...], int, int]] = []
         for si, (chosen, total) in enumerate(beam):
+            deadline.check()
             scores = _scores_with(total, cands, players, top)
             scores[list(chosen)] = -np.inf
             keep = min(width, b - len(chosen))
@@ -404,6 +413,7 @@ def _swap_search(
     for _ in range(max_sweeps):
         improved = False
         for pos in range(len(chosen)):
+            deadline.check()
             others = chosen[:pos] + chosen[pos + 1 :]
             rest = _set_total(pool, others) if others else np.ones(1)
             scores = _scores_with(rest, pool.matrix, players, top)

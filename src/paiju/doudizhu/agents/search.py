@@ -38,6 +38,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from paiju.core import deadline as cancel  # `deadline` is the agent's own time cap below
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
@@ -181,6 +182,7 @@ class SearchAgent:
         deadline = time.perf_counter() + self.time_limit if self.time_limit > 0 else None
         strict = self.strict
         for i in range(rounds):
+            cancel.check()  # a round is len(cands) rollouts: a few ms, so check each one
             world = game.sample_state(obs, self._rng)
             for j, move in enumerate(cands):
                 state = world.clone()

@@ -54,6 +54,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from paiju.core import deadline
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
 from paiju.mahjong.agents._hand import claim_outcome, draws_left
@@ -304,6 +305,7 @@ class ExpectimaxSearch:
     ) -> tuple[float, int, dict[int, float]]:
         """(value, best discard, value of each expanded discard) of a 3k+2 hand."""
         self.stats["max"] += 1
+        deadline.check()  # a max node expands a whole chance layer below it: check each one
         children: dict[int, float] = {}
         best_v, best_k = -math.inf, -1
         for k in self._expand(c, index, layer, disc, draws, allowed):
