@@ -26,7 +26,8 @@ demo: setup
 test: setup
 	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/pytest -n 2 -q
+	$(VENV)/bin/pytest -n 2 -q -m 'not slow and not serial'
+	$(VENV)/bin/pytest -p no:xdist -q -m 'serial and not slow'
 
 test-slow: setup
 	$(VENV)/bin/pytest -n 2 -q -m slow

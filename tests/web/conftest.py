@@ -24,6 +24,34 @@ def app_factory(tmp_path: Path) -> Any:
 
 
 @pytest.fixture
+def extra_agent(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Register a test agent for one test: ``extra_agent(kind, name, factory, defaults, doc, limits)``.
+
+    The game's registry is replaced by a copy holding the extra agent, so the shipped registry
+    is never changed."""
+    import copy
+    import importlib
+
+    from paiju.core.registry import get_entry
+
+    def add(
+        kind: str,
+        name: str,
+        factory: Any,
+        defaults: dict[str, Any] | None = None,
+        doc: str = "",
+        limits: dict[str, tuple[float, float]] | None = None,
+    ) -> None:
+        module_name, _, attr = get_entry(kind).agents_path.partition(":")
+        module = importlib.import_module(module_name)
+        registry = copy.deepcopy(getattr(module, attr))
+        registry.register(name, factory, defaults, doc, limits=limits)
+        monkeypatch.setattr(module, attr, registry)
+
+    return add
+
+
+@pytest.fixture
 def client(app_factory: Any) -> Iterator[Any]:
     with make_client(app_factory()) as c:
         yield c

@@ -193,13 +193,14 @@ class _SlowAgent:
 
 
 @pytest.fixture
-def slow_agent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from paiju.doudizhu.agents import REGISTRY
-
-    monkeypatch.setitem(
-        REGISTRY._factories,
+def slow_agent(extra_agent: Any) -> None:
+    extra_agent(
+        "doudizhu",
         "test-slow",
-        (lambda seed=None, seconds=1.0: _SlowAgent(seconds, seed), {"seconds": 1.0}, "sleeps, then random"),
+        lambda seed=None, seconds=1.0: _SlowAgent(seconds, seed),
+        {"seconds": 1.0},
+        "sleeps, then random",
+        limits={"seconds": (0.0, 60.0)},
     )
 
 
@@ -224,10 +225,8 @@ class _BrokenAgent:
         raise RuntimeError("model file missing")
 
 
-def test_failing_ai_is_replaced_by_the_fallback(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from paiju.doudizhu.agents import REGISTRY
-
-    monkeypatch.setitem(REGISTRY._factories, "test-broken", (_BrokenAgent, {}, "always fails"))
+def test_failing_ai_is_replaced_by_the_fallback(client: Any, extra_agent: Any) -> None:
+    extra_agent("doudizhu", "test-broken", _BrokenAgent, {}, "always fails")
     view = new_ddz(client, seat=1, agents=["test-broken", "greedy"])
     opening = view["transcript"][0]
     assert "RuntimeError: model file missing" in opening["note"] and "greedy" in opening["note"]

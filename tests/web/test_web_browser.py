@@ -40,6 +40,11 @@ def test_doudizhu_full_game_by_clicking(page: Any, live_server: Any) -> None:
     page.wait_for_selector("#status[data-state=your-turn], #status[data-state=over]")
     assert page.text_content("#seat-0").startswith("seat 0 · landlord · rule")
     assert page.locator("#hand .card").count() == 17
+    # the hand is written in the engine's notation, as the legal moves and hints are (T, not 10)
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    game_id = page.evaluate("location.hash").lstrip("#")
+    cards = httpx.get(f"{live_server.url}/api/games/{game_id}", cookies=cookies).json()["cards"]
+    assert page.locator("#hand .card").all_text_contents() == list(cards)
     # the split hint shows the baseline and both exact splits of the current hand
     page.click("#hint-btn")
     page.wait_for_selector(".split")
@@ -59,9 +64,7 @@ def test_doudizhu_full_game_by_clicking(page: Any, live_server: Any) -> None:
         assert clicks < MAX_CLICKS
     title = page.text_content("#result-title")
     assert title.startswith("Game over")
-    game_id = page.evaluate("location.hash").lstrip("#")
     # the page's result agrees with the server's view of the game
-    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     view = httpx.get(f"{live_server.url}/api/games/{game_id}", cookies=cookies).json()
     assert view["over"] and float(page.text_content("#your-return")) == view["result"]["your_return"]
     screenshot(page, "ddz-result")
@@ -185,6 +188,52 @@ def test_reports_page_with_and_without_files(page: Any, live_server: Any) -> Non
     img.wait_for()
     assert page.evaluate("(i) => i.complete && i.naturalWidth > 0", img.element_handle())
     screenshot(page, "reports")
+
+
+def test_reports_page_shows_the_packaged_analyses(
+    page: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from web_helpers import LiveServer
+
+    from paiju.web.app import create_app
+
+    monkeypatch.chdir(tmp_path)  # started outside the repository: the packaged reports
+    with LiveServer(create_app(tmp_path / "data")) as server:
+        open_page(page, server.url + "/reports")
+        for section in ("ladder", "validation", "balance", "models", "engineering"):
+            assert page.locator(f"#{section} > h2").is_visible(), section
+        assert "Arena ladder" not in page.text_content("main")
+        # the analyses show their plots, loaded
+        plots = {"ladder": 1, "validation": 2, "balance": 6}
+        for section, least in plots.items():
+            imgs = page.locator(f"#{section} .figures img")
+            assert imgs.count() >= least, section
+            for i in range(imgs.count()):
+                imgs.nth(i).scroll_into_view_if_needed()
+                loaded = "(i) => i.complete && i.naturalWidth > 0"
+                page.wait_for_function(loaded, arg=imgs.nth(i).element_handle())
+        assert page.locator("#ladder figure[data-path='ddz-ladder.png']").count() == 1
+        assert page.locator("#models .absent").count() == 1  # no learned model's results yet
+        # the long texts are folded, the benchmarks are links: the page stays short
+        assert page.locator("#ladder details[data-path='ddz-agents.md']").count() == 1
+        assert page.locator("#sections details[open]").count() == 0
+        assert page.locator("#sections .md table").first.is_hidden()
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < 5000, height
+        screenshot(page, "reports-packaged")
+        links = page.locator("#engineering a.doc-link")
+        assert links.count() >= 5
+        assert page.locator("#engineering a.doc-link[data-path='ddz-engine.md']").count() == 1
+        # opening the ladder report shows its tables
+        page.click("#ladder details[data-path='ddz-agents.md'] summary")
+        assert page.locator("#ladder details[data-path='ddz-agents.md'] table").first.is_visible()
+        # a benchmark opens on its own page
+        page.click("#engineering a.doc-link[data-path='ddz-engine.md']")
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator("#sections").is_hidden()
+        single = page.locator("#single .md[data-path='ddz-engine.md']")
+        assert single.is_visible() and "Dou Dizhu engine" in single.text_content()
+        assert single.locator("table").count() >= 1
 
 
 def test_records_page_replays_a_game(page: Any, live_server: Any) -> None:

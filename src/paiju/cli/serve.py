@@ -8,32 +8,53 @@ from typing import Annotated
 import typer
 
 from paiju.cli.common import console
+from paiju.cli.validate import listen_address, output_dir
 from paiju.core.errors import ConfigError
 
 
 def serve(
     host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (loopback by default).")
+        str, typer.Option("--host", parser=listen_address, help="Address to listen on (loopback by default).")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     data: Annotated[
-        Path, typer.Option("--data", help="Folder for games in progress, game records and deal pools.")
+        Path,
+        typer.Option(
+            "--data", parser=output_dir, help="Folder for games in progress, game records and deal pools."
+        ),
     ] = Path("data"),
     ai_time_limit: Annotated[
         float,
-        typer.Option("--ai-time-limit", help="Seconds an AI may think per move before its fallback moves."),
+        typer.Option(
+            "--ai-time-limit",
+            min=0.1,
+            max=3600.0,
+            help="Seconds an AI may think per move before its fallback moves.",
+        ),
     ] = 10.0,
+    reports: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--reports",
+            exists=True,
+            file_okay=False,
+            dir_okay=True,
+            readable=True,
+            help="A folder of reports (Markdown, PNG) for the Reports page, repeatable; it replaces "
+            "the reports packaged with paiju. <data>/reports is always read too.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: Dou Dizhu, mahjong and yuxi against the AIs; DIH, reports, records."""
-    import uvicorn
-
     from paiju.web.app import create_app
+    from paiju.web.server import serve_app
 
     if not 0 < port < 65536:
         raise ConfigError(f"port must be 1..65535, not {port}")
     if data.exists() and not data.is_dir():
         raise ConfigError(f"--data {data} is a file, not a folder")
-    app = create_app(data, ai_time_limit=ai_time_limit)
+    report_dirs = None if not reports else [*reports, data / "reports"]
+    app = create_app(data, report_dirs=report_dirs, ai_time_limit=ai_time_limit)
     shown = f"[{host}]" if ":" in host else host
     console.print(f"paiju web app on http://{shown}:{port}/  (data in {data.resolve()}; Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    serve_app(app, host, port)  # stops within seconds on SIGINT/SIGTERM, cancelling work in flight

@@ -10,9 +10,12 @@ Everything here is a thin layer over the library (:mod:`paiju.tournament`,
   table ``pools/*.parquet`` in the data folder (columns ``deal, score, probability, plays``,
   the format ``paiju dih select --dists`` reads). A pool may also be typed in, one
   ``label: score:prob,...`` per line.
-* **Reports.** Markdown and PNG files under the report folders (``docs/results`` by
-  default), grouped by what they are about (arena ladder, yuxi balance, DIH validation) by
-  their names; Markdown is rendered with markdown-it-py (raw HTML disabled).
+* **Reports.** Markdown and PNG files under the report folders (by default
+  ``docs/results`` shipped with paiju, :data:`PACKAGED_REPORTS`, and ``<data>/reports``),
+  grouped by their paths into the analyses users come for (:data:`SECTIONS`: the Dou Dizhu
+  agents' ladder, deal-selection validation, yuxi balance, learned models) and the
+  engineering benchmarks, which the page links rather than shows; Markdown is rendered with
+  markdown-it-py (raw HTML disabled).
 * **Records.** Every record directory under ``<data>/records`` (recursively) is opened as
   one DuckDB view; unreadable files are listed, not silently skipped.
 """
@@ -21,22 +24,35 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError
+from paiju.core import deadline
+from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError, NotFoundError
 
 SYNTHETIC_SIZE = 300
 SYNTHETIC_SEED = 2024
 MAX_POOL = 5000
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg"}
+PACKAGED_REPORTS = Path(__file__).parent / "reports"
+"""The reports shipped with paiju: ``docs/results``, which this package folder links to."""
 
 
 # ---- DIH ----------------------------------------------------------------------------------------
-def dih_value(dists: Sequence[str], players: int, rounds: int, top: int) -> dict[str, Any]:
-    """DIH of N players over M rounds for one law (every round) or one law per round."""
+def dih_value(
+    dists: Sequence[str],
+    players: int,
+    rounds: int,
+    top: int,
+    check_laws: Callable[[list[Any]], None] | None = None,
+) -> dict[str, Any]:
+    """DIH of N players over M rounds for one law (every round) or one law per round.
+
+    ``check_laws`` sees the round laws before any convolution (the web app's cost limit)."""
     from paiju.tournament.dih import check_top, dih_of_total, unique_awards_of_total
     from paiju.tournament.distributions import ScoreDistribution, total_distribution
 
@@ -47,6 +63,8 @@ def dih_value(dists: Sequence[str], players: int, rounds: int, top: int) -> dict
         raise ConfigError(
             f"{len(given)} distributions given: give one (every round) or one per round ({rounds})"
         )
+    if check_laws is not None:
+        check_laws(laws)
     total = total_distribution(laws)
     return {
         "dih": dih_of_total(total, players, top),
@@ -124,6 +142,8 @@ def load_pool(name: str, data_dir: Path, min_plays: int = 50, text: str | None =
             raise InvalidNotationError("custom pool is empty: one 'label: score:prob,...' per line")
         laws: dict[str, Any] = {}
         for lineno, raw in enumerate(text.splitlines(), start=1):
+            if not lineno & 255:
+                deadline.check()
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
@@ -213,19 +233,32 @@ def _histogram(values: Sequence[float], bins: int) -> dict[str, list[float]]:
 
 
 # ---- reports ------------------------------------------------------------------------------------
-CATEGORIES = {
-    "ladder": ("arena", "ladder", "agents", "elo"),
-    "balance": ("balance", "first_player", "deck_matrix", "cards"),
-    "validation": ("validation",),
+SECTIONS = {
+    # a file's section is the first whose patterns match its lower-case relative path
+    "models": (r"^models/", r"(^|/)model-", r"learned"),
+    "validation": (r"validation",),
+    "balance": (r"yuxi", r"balance", r"first_player", r"deck_matrix"),
+    "ladder": (r"ddz-agents", r"ladder", r"(^|[/_-])elo\b"),
 }
+"""The analyses the Reports page shows; every other report file is an engineering benchmark."""
+OTHER = "engineering"
 
 
-def _category(rel: str) -> str:
+def report_section(rel: str) -> str:
+    """The Reports page section of a report file, from its path relative to its folder."""
     low = rel.lower()
-    for cat in ("validation", "balance", "ladder"):
-        if any(word in low for word in CATEGORIES[cat]):
-            return cat
-    return "other"
+    for section, patterns in SECTIONS.items():
+        if any(re.search(p, low) for p in patterns):
+            return section
+    return OTHER
+
+
+def _title(path: Path, text: str | None) -> str:
+    """A Markdown file's first heading; otherwise its name in words."""
+    for line in (text or "").splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip().replace("`", "")
+    return path.stem.replace("_", " ").replace("-", " ")
 
 
 def render_markdown(text: str) -> str:
@@ -236,8 +269,9 @@ def render_markdown(text: str) -> str:
 
 
 def list_reports(roots: Sequence[Path]) -> dict[str, Any]:
-    """Report files by category; each root is searched recursively (Markdown, images, JSON)."""
-    found: dict[str, list[dict[str, Any]]] = {"ladder": [], "balance": [], "validation": [], "other": []}
+    """Report files by section (:func:`report_section`); each root is searched recursively
+    for Markdown and images."""
+    found: dict[str, list[dict[str, Any]]] = {name: [] for name in (*SECTIONS, OTHER)}
     for index, root in enumerate(roots):
         if not root.is_dir():
             continue
@@ -248,25 +282,35 @@ def list_reports(roots: Sequence[Path]) -> dict[str, Any]:
             suffix = path.suffix.lower()
             item: dict[str, Any] = {"root": index, "path": rel, "name": path.name, "dir": str(root)}
             if suffix == ".md":
+                text = path.read_text(encoding="utf-8", errors="replace")
                 item["type"] = "markdown"
-                item["html"] = render_markdown(path.read_text(encoding="utf-8", errors="replace"))
+                item["title"] = _title(path, text)
+                item["html"] = render_markdown(text)
             elif suffix in IMAGE_TYPES:
                 item["type"] = "image"
-                item["url"] = f"/api/reports/file?root={index}&path={rel}"
+                item["title"] = _title(path, None)
+                item["url"] = "/api/reports/file?" + urlencode({"root": index, "path": rel})
             else:
                 continue
-            found[_category(rel)].append(item)
+            found[report_section(rel)].append(item)
     return {"roots": [str(r) for r in roots], "present": [r.is_dir() for r in roots], **found}
 
 
 def report_file(roots: Sequence[Path], root: int, rel: str) -> tuple[Path, str]:
     """A report image by root index and relative path; refuses anything outside the root."""
     if not 0 <= root < len(roots):
-        raise ConfigError(f"no report folder {root}")
-    base = roots[root].resolve()
-    path = (base / rel).resolve()
-    if not path.is_relative_to(base) or path.suffix.lower() not in IMAGE_TYPES or not path.is_file():
-        raise ConfigError(f"no report image {rel!r}")
+        raise NotFoundError(f"no report folder {root}")
+    missing = NotFoundError(f"no report image {rel!r}")
+    if "\x00" in rel:  # the OS refuses such a name (ValueError), so it names no file
+        raise missing
+    try:
+        base = roots[root].resolve()
+        path = (base / rel).resolve()
+        found = path.is_relative_to(base) and path.suffix.lower() in IMAGE_TYPES and path.is_file()
+    except OSError:  # e.g. a name longer than the file system allows
+        raise missing from None
+    if not found:
+        raise missing
     return path, IMAGE_TYPES[path.suffix.lower()]
 
 
@@ -324,7 +368,7 @@ def record_detail(root: Path, run_id: str, game_index: int) -> dict[str, Any]:
 
     files, _ = record_files_under(root)
     if not files:
-        raise ConfigError(f"no game records under {root}")
+        raise NotFoundError(f"no recorded game {game_index} in run {run_id}: no game records under {root}")
     con = connect(files)
     rows = (
         con.sql(
@@ -335,7 +379,7 @@ def record_detail(root: Path, run_id: str, game_index: int) -> dict[str, Any]:
         .to_pylist()
     )
     if not rows:
-        raise LookupError(f"no recorded game {game_index} in run {run_id}")
+        raise NotFoundError(f"no recorded game {game_index} in run {run_id}")
     row = rows[0]
     moves = [
         {"player": player, "text": text}

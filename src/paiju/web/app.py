@@ -2,18 +2,28 @@
 
 Robustness rules, and where each is enforced:
 
-* **Validated input.** Every request body is a pydantic model with bounds and
-  ``extra="forbid"``; a bad body is a 422 JSON ``{"error": ...}`` naming the field. Engine
-  errors keep their meaning: an illegal move (``IllegalMoveError``) is a 409, bad notation
-  or configuration (``InvalidNotationError``, ``AmbiguousMoveError``, ``ConfigError``) a 422,
-  an unknown game a 404. The engines check a move before changing anything, so a refused
-  move never corrupts a game.
+* **Validated input.** Every request body is a strict pydantic model with bounds and
+  ``extra="forbid"`` (``true`` is not an integer, ``"3"`` is not a seat); every error is a
+  JSON body ``{"error": ..., "field": ..., "type": ...}`` (:class:`ErrorBody`, declared in
+  the OpenAPI schema) whose ``field`` names the request field at fault. Engine errors keep
+  their meaning: an illegal move (``IllegalMoveError``) is a 409, bad notation or
+  configuration (``InvalidNotationError``, ``AmbiguousMoveError``, ``ConfigError``) a 422,
+  an unknown game, run or report (``NotFoundError``) a 404. The engines check a move before
+  changing anything, so a refused move never corrupts a game.
+* **The connection survives an error.** An unexpected exception is logged and answered
+  with a 500 JSON body by :class:`ContainErrors` without re-raising it: Starlette re-raises
+  after its own 500, and uvicorn then drops the keep-alive connection.
 * **Isolation.** A ``paiju_session`` cookie (128 random bits, HttpOnly, SameSite=Lax) is
   set on the first request; games are stored with the token and are invisible to others.
 * **Never blocking the event loop.** Engine and AI work runs in worker threads
   (``run_in_threadpool``), and each AI decision has a time limit (``ai_time_limit``): an AI
   that overruns it is replaced for that move by the game's fast heuristic agent, and the
   transcript says so. Moves on one game are serialised by a per-game lock.
+* **Nothing runs unbounded** (``docs/web.md``). Every cost parameter has a maximum
+  (:class:`~paiju.web.limits.WebLimits`, the DIH bodies' bounds); time limits stop the work
+  itself (a deadline checked in every search and analysis loop, :mod:`paiju.core.deadline`),
+  analyses stop when their client disconnects, and :meth:`WebState.stop_work` cancels
+  everything when the server stops (:mod:`paiju.web.server`).
 * **Restarts.** Games are stored (SQLite, :mod:`paiju.web.store`) as seed + move tokens
   after every move and replayed on first access after a restart.
 """
@@ -22,29 +32,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request, Response
+from fastapi import FastAPI, Query, Request, Response
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paiju.core.errors import (
-    ConfigError,
     CorruptRecordError,
     IllegalMoveError,
     InvalidNotationError,
+    NotFoundError,
     PaijuError,
+    WorkCancelled,
 )
 from paiju.web import analysis
+from paiju.web.limits import AnalysisRunner, KeepRawReceive, WebLimits, analysis_bodies, body_type
 from paiju.web.sessions import MAX_SEED, SESSION_KINDS, AIRunner, GameSession
 from paiju.web.store import GameStore, new_token
 
@@ -62,11 +78,36 @@ PAGES = {
 }
 AgentSpec = Annotated[str, Field(min_length=1, max_length=200)]
 Seed = Annotated[int | None, Field(default=None, ge=0, le=MAX_SEED)]
+MAX_INDEX = 1_000_000_000
+"""Largest ply, record index or page offset a request may name (far above any real game)."""
+
+
+# ---- the error body -------------------------------------------------------------------------------
+class ErrorBody(BaseModel):
+    """What every refused request gets (the OpenAPI schema declares it for every 4xx)."""
+
+    error: str = Field(description="what is wrong, in words")
+    field: str | None = Field(
+        description="the request field at fault: a body field ('seed', 'agents.1'), "
+        "'query.<name>', 'path.<name>', or 'body' for the body as a whole; null if none is"
+    )
+    type: str = Field(description="the kind of error (ValidationError, IllegalMoveError, ...)")
+    problems: list[str] | None = Field(None, description="every validation problem, when there are several")
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "a body that cannot be read (not UTF-8 JSON)"},
+    404: {"model": ErrorBody, "description": "no such game, run, report or game kind"},
+    409: {"model": ErrorBody, "description": "an illegal or stale move"},
+    422: {"model": ErrorBody, "description": "a malformed request: the field and why"},
+    503: {"model": ErrorBody, "description": "busy: no worker free in time, or the work ran out of time"},
+}
 
 
 # ---- request bodies -------------------------------------------------------------------------------
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: JSON true/false are not integers and "3" is not a number (lax mode coerces both)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewDouDizhu(_Body):
@@ -109,25 +150,12 @@ class MoveBody(_Body):
     move: Annotated[str, Field(max_length=80)] | None = None
     type: Annotated[str, Field(max_length=40)] | None = None
     action: int | None = Field(None, ge=0, le=100_000)
-    ply: int | None = Field(None, ge=0, description="the ply the move was made for (stale moves get 409)")
+    ply: int | None = Field(
+        None, ge=0, le=MAX_INDEX, description="the ply the move was made for (stale moves get 409)"
+    )
 
 
-class DihValueBody(_Body):
-    dists: list[Annotated[str, Field(min_length=1, max_length=2000)]] = Field(min_length=1, max_length=200)
-    players: int = Field(ge=1, le=100_000)
-    rounds: int = Field(ge=1, le=200)
-    top: int = Field(ge=1, le=100_000)
-
-
-class DihSelectBody(_Body):
-    pool: Annotated[str, Field(min_length=1, max_length=200)] = "synthetic"
-    pool_text: Annotated[str, Field(max_length=200_000)] | None = None
-    players: int = Field(ge=1, le=100_000)
-    rounds: int = Field(ge=1, le=60)
-    top: int = Field(ge=1, le=100_000)
-    joint: bool = False
-    beam: int = Field(4, ge=1, le=16)
-    min_plays: int = Field(50, ge=1, le=1_000_000)
+# The DIH bodies carry the app's cost limits, so they are built per app: limits.analysis_bodies.
 
 
 # ---- the app -----------------------------------------------------------------------------------------
@@ -135,12 +163,19 @@ class WebState:
     """Everything the routes share: the store, the AI runner, per-game locks, folders."""
 
     def __init__(
-        self, data_dir: Path, report_dirs: list[Path], ai_time_limit: float, ai_workers: int
+        self,
+        data_dir: Path,
+        report_dirs: list[Path],
+        ai_time_limit: float,
+        ai_workers: int,
+        limits: WebLimits | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.report_dirs = report_dirs
+        self.limits = limits if limits is not None else WebLimits()
         self.store = GameStore(data_dir)
         self.runner = AIRunner(ai_time_limit, ai_workers)
+        self.analyses = AnalysisRunner(self.limits)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: str) -> asyncio.Lock:
@@ -150,8 +185,13 @@ class WebState:
             self._locks[game_id] = lock
         return lock
 
+    def stop_work(self, reason: str = "the server is stopping") -> None:
+        """Cancel every AI decision and analysis in flight, and every one started from now on."""
+        self.runner.shutdown(reason)
+        self.analyses.close(reason)
+
     def close(self) -> None:
-        self.runner.shutdown()
+        self.stop_work()
         self.store.close()
 
 
@@ -161,16 +201,19 @@ def create_app(
     report_dirs: list[str | Path] | None = None,
     ai_time_limit: float = 10.0,
     ai_workers: int = 4,
+    limits: WebLimits | None = None,
 ) -> FastAPI:
     """The web app over ``data_dir`` (games, records, pools); reports from ``report_dirs``
-    (default: ``docs/results`` of the current folder and ``<data_dir>/reports``)."""
+    (default: the reports packaged with paiju, whatever the current folder, and
+    ``<data_dir>/reports``)."""
     data = Path(data_dir)
     reports = (
         [Path(p) for p in report_dirs]
         if report_dirs is not None
-        else [Path("docs/results"), data / "reports"]
+        else [analysis.PACKAGED_REPORTS, data / "reports"]
     )
-    web = WebState(data, reports, ai_time_limit, ai_workers)
+    web = WebState(data, reports, ai_time_limit, ai_workers, limits)
+    DihValueBody, DihSelectBody = analysis_bodies(web.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -181,7 +224,7 @@ def create_app(
         await warm
         web.close()
 
-    app = FastAPI(title="paiju", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="paiju", version="0.1.0", lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.web = web
 
     # ---- sessions and errors ------------------------------------------------------------------------
@@ -204,40 +247,66 @@ def create_app(
         return response
 
     def error(status: int, exc: Exception) -> JSONResponse:
-        return JSONResponse({"error": str(exc), "type": type(exc).__name__}, status_code=status)
+        return JSONResponse(
+            {"error": str(exc), "field": getattr(exc, "field", None), "type": type(exc).__name__},
+            status_code=status,
+        )
 
     @app.exception_handler(IllegalMoveError)
     async def illegal(request: Request, exc: IllegalMoveError) -> JSONResponse:
         return error(409, exc)
 
+    @app.exception_handler(WorkCancelled)
+    async def stopped(request: Request, exc: WorkCancelled) -> JSONResponse:
+        # over the analysis time limit, no free analysis slot, or the server is stopping:
+        # nothing wrong with the request itself, so a 503 the client may retry
+        response = error(503, exc)
+        response.headers["Retry-After"] = "5"
+        return response
+
     @app.exception_handler(PaijuError)
     async def bad_input(request: Request, exc: PaijuError) -> JSONResponse:
+        if isinstance(exc, NotFoundError):
+            return error(404, exc)
         if isinstance(exc, CorruptRecordError):
+            # a damaged file on the server, not the client's input: logged, still a JSON body
+            _log.error("paiju web: %s", exc)
             return error(500, exc)
         return error(422, exc)
 
-    @app.exception_handler(LookupError)
-    async def not_found(request: Request, exc: LookupError) -> JSONResponse:
-        return error(404, exc)
-
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
+        problems, fields = [], []
         for e in exc.errors():
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            if e.get("type") == "json_invalid":
+                where = "body"  # its loc is ("body", <character offset>)
+            else:
+                where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            fields.append(where)
             problems.append(f"{where}: {e.get('msg')}")
         return JSONResponse(
             {
                 "error": "invalid request: " + "; ".join(problems),
+                "field": fields[0] if fields else None,
                 "type": "ValidationError",
                 "problems": problems,
             },
             status_code=422,
         )
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail), "type": "HTTPError"}, status_code=exc.status_code)
+    @app.exception_handler(StarletteHTTPException)  # FastAPI's and Starlette's own (404, 405, bad bodies)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # a 400 is a body that cannot be read at all (not UTF-8, not a form): the body is at fault
+        field = "body" if exc.status_code == 400 else None
+        return JSONResponse(
+            {"error": str(exc.detail), "field": field, "type": "HTTPError"},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
+
+    # outermost of the app's own layers, so it also sees what the session middleware raises
+    app.add_middleware(ContainErrors)
+    app.add_middleware(KeepRawReceive)  # outside the session middleware: sees clients disconnect
 
     # ---- pages --------------------------------------------------------------------------------------
     for route, filename in PAGES.items():
@@ -247,7 +316,15 @@ def create_app(
     # ---- games --------------------------------------------------------------------------------------
     @app.get("/api/health")
     def health() -> dict[str, Any]:
-        return {"ok": True, "games": sorted(SESSION_KINDS), "ai_time_limit_s": web.runner.time_limit_s}
+        return {
+            "ok": True,
+            "games": sorted(SESSION_KINDS),
+            "ai_time_limit_s": web.runner.time_limit_s,
+            # what the workers are doing: all idle again after a flood of expensive requests
+            "ai": web.runner.status(),
+            "analysis": web.analyses.status(),
+            "limits": web.limits.as_dict(),
+        }
 
     @app.get("/api/agents/{kind}")
     def agents(kind: str) -> dict[str, Any]:
@@ -257,7 +334,15 @@ def create_app(
             "game": kind,
             "fallback": cls.fallback_spec,
             "agents": [
-                {"name": name, "defaults": defaults, "doc": doc}
+                {
+                    "name": name,
+                    "defaults": defaults,
+                    "doc": doc,
+                    # the inclusive range of every numeric parameter (its cost limit) and the
+                    # allowed values of closed string parameters
+                    "limits": {key: list(bounds) for key, bounds in registry.limits(name).items()},
+                    "choices": {key: list(values) for key, values in registry.choices(name).items()},
+                }
                 for name, (defaults, doc) in registry.describe().items()
             ],
         }
@@ -275,10 +360,13 @@ def create_app(
             "decks": [{"name": name, "size": deck.size} for name, deck in table.decks.items()],
         }
 
-    async def start(request: Request, kind: str, params: dict[str, Any], seed: int | None) -> dict[str, Any]:
+    async def start(
+        request: Request, kind: str, params: dict[str, Any], seed: int | None, agents_field: str = "agents"
+    ) -> dict[str, Any]:
         cls = SESSION_KINDS[kind]
         specs = params["agents"]
-        await run_in_threadpool(cls.validate_specs, specs)
+        with blame(agents_field):
+            await run_in_threadpool(cls.validate_specs, specs)
         game_seed = seed if seed is not None else secrets.randbits(63)
         game_id = uuid.uuid4().hex
 
@@ -322,19 +410,21 @@ def create_app(
             decks = list(body.decks) if body.seat == 0 else [body.decks[1], body.decks[0]]
             params["decks"] = decks
         # check the options (deck names, deck sizes for the board) before storing anything
-        await run_in_threadpool(SESSION_KINDS["yuxi"].build_game, params)
-        return await start(request, "yuxi", params, body.seed)
+        with blame("decks"):
+            await run_in_threadpool(SESSION_KINDS["yuxi"].build_game, params)
+        return await start(request, "yuxi", params, body.seed, agents_field="agent")
 
     @app.get("/api/games")
     def my_games(request: Request, limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
         return {"games": web.store.list(request.state.session, limit)}
 
     async def load(request: Request, game_id: str) -> GameSession:
-        if not (8 <= len(game_id) <= 64 and game_id.isalnum()):
-            raise LookupError(f"no game {game_id!r}")
+        # the id's shape is checked before any lookup: no odd bytes reach the store
+        if not GAME_ID.fullmatch(game_id):
+            raise blamed(NotFoundError(f"no game {game_id!r}"), "path.game_id")
         game = await run_in_threadpool(web.store.get, request.state.session, game_id)
         if game is None:
-            raise LookupError(f"no game {game_id!r} in this session")
+            raise blamed(NotFoundError(f"no game {game_id!r} in this session"), "path.game_id")
         return game
 
     @app.get("/api/games/{game_id}")
@@ -357,7 +447,8 @@ def create_app(
             game = await load(request, game_id)
 
             def work() -> dict[str, Any]:
-                game.play_human(body.model_dump(exclude={"ply"}), body.ply)
+                with blame("move"):
+                    game.play_human(body.model_dump(exclude={"ply"}), body.ply)
                 try:
                     game.run_ai(web.runner)
                 finally:
@@ -368,35 +459,63 @@ def create_app(
 
     # ---- analysis -----------------------------------------------------------------------------------
     @app.post("/api/dih/value")
-    async def dih_value(body: DihValueBody) -> dict[str, Any]:
-        return await run_in_threadpool(analysis.dih_value, body.dists, body.players, body.rounds, body.top)
+    @body_type(DihValueBody)
+    async def dih_value(request: Request, body: DihValueBody) -> dict[str, Any]:
+        check_top_field(body.players, body.top)
+        with blame("dists"):
+            return await web.analyses.run(
+                request,
+                "the DIH computation",
+                analysis.dih_value,
+                body.dists,
+                body.players,
+                body.rounds,
+                body.top,
+                web.limits.check_total_cells,
+            )
 
     @app.get("/api/dih/pools")
     def dih_pools() -> dict[str, Any]:
         return {"pools": analysis.list_pools(web.data_dir)}
 
     @app.post("/api/dih/select")
-    async def dih_select(body: DihSelectBody) -> dict[str, Any]:
+    @body_type(DihSelectBody)
+    async def dih_select(request: Request, body: DihSelectBody) -> dict[str, Any]:
+        check_top_field(body.players, body.top)
+
         def work() -> dict[str, Any]:
-            pool = analysis.load_pool(body.pool, web.data_dir, body.min_plays, body.pool_text)
-            out = analysis.select_deals(pool, body.players, body.rounds, body.top, body.joint, body.beam)
+            pool_field = "pool_text" if body.pool == "custom" else "pool"
+            with blame(pool_field):
+                pool = analysis.load_pool(body.pool, web.data_dir, body.min_plays, body.pool_text)
+            web.limits.check_pool(pool, pool_field)
+            with blame("rounds"):  # what is left to go wrong: fewer deals than rounds
+                out = analysis.select_deals(pool, body.players, body.rounds, body.top, body.joint, body.beam)
             out["pool"] = body.pool
             return out
 
-        return await run_in_threadpool(work)
+        return await web.analyses.run(request, "the deal selection", work)
 
     @app.get("/api/reports")
     async def reports() -> dict[str, Any]:
         return await run_in_threadpool(analysis.list_reports, web.report_dirs)
 
-    @app.get("/api/reports/file")
+    @app.get(
+        "/api/reports/file",
+        response_class=FileResponse,
+        responses={
+            200: {
+                "description": "the image",
+                "content": {media: {"schema": {"type": "string", "format": "binary"}}
+                            for media in analysis.IMAGE_TYPES.values()},
+            }
+        },
+    )
     def report_file(
-        root: int = Query(ge=0, le=100), path: str = Query(min_length=1, max_length=500)
+        root: int = Query(ge=0, le=100, examples=[0]),
+        path: str = Query(min_length=1, max_length=500, examples=["ddz-ladder.png"]),
     ) -> FileResponse:
-        try:
+        with blame("query.path"):
             found, media = analysis.report_file(web.report_dirs, root, path)
-        except ConfigError as err:
-            raise LookupError(str(err)) from None
         return FileResponse(found, media_type=media)
 
     @app.get("/api/records")
@@ -404,15 +523,20 @@ def create_app(
         game: Literal["doudizhu", "mahjong", "yuxi", "kuhn_poker", "tictactoe", "connect_four", "gomoku"]
         | None = None,
         limit: int = Query(50, ge=1, le=500),
-        offset: int = Query(0, ge=0),
+        offset: int = Query(0, ge=0, le=MAX_INDEX),
     ) -> dict[str, Any]:
         return await run_in_threadpool(analysis.list_records, web.data_dir / "records", game, limit, offset)
 
     @app.get("/api/records/{run_id}/{game_index}")
-    async def record(run_id: str, game_index: int) -> dict[str, Any]:
-        if not (1 <= len(run_id) <= 64 and run_id.replace("-", "").isalnum()):
-            raise LookupError(f"no run {run_id!r}")
-        return await run_in_threadpool(analysis.record_detail, web.data_dir / "records", run_id, game_index)
+    async def record(
+        run_id: str, game_index: Annotated[int, PathParam(ge=0, le=MAX_INDEX)]
+    ) -> dict[str, Any]:
+        if not RUN_ID.fullmatch(run_id):
+            raise blamed(NotFoundError(f"no run {run_id!r}"), "path.run_id")
+        with blame("path.run_id"):
+            return await run_in_threadpool(
+                analysis.record_detail, web.data_dir / "records", run_id, game_index
+            )
 
     return app
 
@@ -447,7 +571,67 @@ def _kind(kind: str) -> type[GameSession]:
     try:
         return SESSION_KINDS[kind]
     except KeyError:
-        raise LookupError(f"unknown game {kind!r}; games: {', '.join(SESSION_KINDS)}") from None
+        raise blamed(
+            NotFoundError(f"unknown game {kind!r}; games: {', '.join(SESSION_KINDS)}"), "path.kind"
+        ) from None
+
+
+GAME_ID = re.compile(r"[0-9a-f]{8,64}")
+RUN_ID = re.compile(r"[A-Za-z0-9-]{1,64}")
+
+
+def blamed(err: PaijuError, field: str) -> PaijuError:
+    """``err`` naming the request field at fault (the error body's ``field``)."""
+    if getattr(err, "field", None) is None:
+        err.field = field  # type: ignore[attr-defined]
+    return err
+
+
+@contextmanager
+def blame(field: str) -> Iterator[None]:
+    """Engine errors raised while handling one request field name that field."""
+    try:
+        yield
+    except PaijuError as err:
+        raise blamed(err, field) from None
+
+
+def check_top_field(players: int, top: int) -> None:
+    from paiju.tournament.dih import check_top
+
+    with blame("top"):
+        check_top(players, top)
+
+
+class ContainErrors:
+    """Answers an unexpected exception with a logged 500 JSON body and does not re-raise it.
+
+    Starlette's outermost layer re-raises after sending its 500 (so that servers can log it),
+    and uvicorn then closes the connection: the client's next request on the same keep-alive
+    connection was reset. Stopping the exception here keeps the connection usable."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            _log.exception("paiju web: %s %s failed", scope.get("method"), scope.get("path"))
+            if started:
+                raise  # half a response is out: the connection cannot carry another one anyway
+            body = {"error": f"internal error ({type(exc).__name__})", "field": None, "type": "InternalError"}
+            await JSONResponse(body, status_code=500)(scope, receive, send)
 
 
 __all__ = ["create_app"]

@@ -19,16 +19,26 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
-from paiju.core.agents import AgentRegistry
-from paiju.core.errors import ConfigError, IllegalMoveError, InvalidNotationError
+from paiju.core import deadline
+from paiju.core.agents import AgentRegistry, parse_agent_spec
+from paiju.core.errors import (
+    ConfigError,
+    DeadlineExceeded,
+    IllegalMoveError,
+    InvalidNotationError,
+    WorkCancelled,
+)
 from paiju.core.protocol import Action, Agent, Game, State
 from paiju.core.rng import as_generator, derive_seed
 
@@ -38,37 +48,124 @@ MAX_SEED = 2**63 - 1
 # ---- AI moves with a time limit -------------------------------------------------------------
 @dataclass
 class AIRunner:
-    """Runs AI decisions in a thread pool, each with a time limit.
+    """Runs AI decisions in a thread pool, each with a time limit that really stops it.
 
     Why threads: ``act`` is plain Python over an observation; running it off the event loop
-    keeps the server responsive. A decision that overruns ``time_limit_s`` is abandoned (a
-    thread cannot be killed; it finishes in the background and its answer is dropped) and the
-    seat's *fallback* agent — the game's fast heuristic — moves instead, in the caller's
-    thread. The overrunning agent object is then retired and rebuilt, so one agent is never
-    used from two threads at once.
+    keeps the server responsive. Each decision runs under a
+    :class:`~paiju.core.deadline.CancelToken` whose deadline is ``time_limit_s`` after it was
+    submitted (time spent queued counts), and every search loop checks it, so a decision over
+    the limit stops within one check interval and its worker is free again; the caller stops
+    waiting at the limit and the seat's *fallback* agent (the game's fast heuristic) moves
+    instead, in the caller's thread. The overrunning agent object is then retired and rebuilt
+    (its search stopped half-way). :meth:`shutdown` cancels every decision in flight.
+
+    Agents without a search (``inline=True``: random, greedy, rule) are as fast as the
+    fallback itself, so they run in the caller's thread: a flood of expensive searches filling
+    the pool never delays them.
     """
 
     time_limit_s: float = 10.0
     workers: int = 4
+    request_budget_s: float | None = None
+    """AI thinking time of one request (one human move, or a new game), all its decisions
+    together (default: 3 x ``time_limit_s``); past it the fallback plays the rest at once, so a
+    mahjong turn with many AI claim decisions cannot hold a request for minutes."""
     _pool: ThreadPoolExecutor = field(init=False, repr=False)
+    _tokens: deadline.TokenGroup = field(init=False, repr=False)
+    _lock: threading.Lock = field(init=False, repr=False)
+    _pending: int = field(init=False, default=0)
+    _busy: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         if not self.time_limit_s > 0:
             raise ConfigError(f"AI time limit must be positive, got {self.time_limit_s}")
+        if self.workers < 1:
+            raise ConfigError(f"AI workers must be at least 1, got {self.workers}")
+        if self.request_budget_s is None:
+            self.request_budget_s = 3 * self.time_limit_s
+        if not self.request_budget_s > 0:
+            raise ConfigError(f"AI request budget must be positive, got {self.request_budget_s}")
         self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="paiju-ai")
+        self._tokens = deadline.TokenGroup()
+        self._lock = threading.Lock()
 
-    def decide(self, agent: Agent, observation: Any, legal: Sequence[Action]) -> tuple[Action | None, str]:
-        """The agent's action, or None and why not (over the time limit, or the agent failed)."""
-        future: Future[Action] = self._pool.submit(agent.act, observation, legal)
+    def decide(
+        self,
+        agent: Agent,
+        observation: Any,
+        legal: Sequence[Action],
+        *,
+        inline: bool = False,
+        seconds: float | None = None,
+    ) -> tuple[Action | None, str]:
+        """The agent's action, or None and why not (over the time limit, stopped, or it failed).
+
+        ``seconds`` (at most ``time_limit_s``) shortens the limit: what is left of the request's
+        budget."""
+        limit = self.time_limit_s if seconds is None else min(self.time_limit_s, seconds)
+        if self._tokens.closed:
+            return None, "the server is stopping"
+        if inline:
+            try:
+                return agent.act(observation, legal), ""
+            except Exception as err:  # a failing AI must not stop the game: its fallback moves
+                return None, f"AI error {type(err).__name__}: {err}"
+        if not limit > 0:
+            return None, f"this request's AI time budget of {self.request_budget_s:g}s is used up"
+        with self._tokens.track(limit, what="the AI's decision") as token:
+            try:
+                future = self._submit(token, agent, observation, legal)
+            except RuntimeError:  # the pool is shut down: the server is stopping
+                return None, "the server is stopping"
+            try:
+                return future.result(timeout=limit), ""
+            except (FutureTimeout, DeadlineExceeded):
+                why = f"time limit {self.time_limit_s:g}s" if limit == self.time_limit_s else (
+                    f"this request's AI time budget of {self.request_budget_s:g}s is used up"
+                )
+                token.cancel(why)  # the search stops at its next check
+                future.cancel()  # still queued behind other slow decisions: never start it
+                return None, why
+            except WorkCancelled:
+                return None, token.reason or "stopped"
+            except Exception as err:  # a failing AI must not stop the game: its fallback moves
+                return None, f"AI error {type(err).__name__}: {err}"
+
+    def _submit(
+        self, token: deadline.CancelToken, agent: Agent, observation: Any, legal: Sequence[Action]
+    ) -> Future[Action]:
+        def work() -> Action:
+            with self._lock:
+                self._busy += 1
+            try:
+                return deadline.run(token, agent.act, observation, legal)
+            finally:
+                with self._lock:
+                    self._busy -= 1
+
+        def finished(_: Future[Action]) -> None:  # also called when a queued decision is cancelled
+            with self._lock:
+                self._pending -= 1
+
+        with self._lock:
+            self._pending += 1
         try:
-            return future.result(timeout=self.time_limit_s), ""
-        except FutureTimeout:
-            future.cancel()  # still queued behind other slow decisions: never start it
-            return None, f"time limit {self.time_limit_s:g}s"
-        except Exception as err:  # a failing AI must not stop the game: its fallback moves
-            return None, f"AI error {type(err).__name__}: {err}"
+            future = self._pool.submit(work)
+        except RuntimeError:
+            with self._lock:
+                self._pending -= 1
+            raise
+        future.add_done_callback(finished)
+        return future
 
-    def shutdown(self) -> None:
+    def status(self) -> dict[str, int]:
+        """Workers, decisions computing now, decisions waiting for a worker."""
+        with self._lock:
+            return {"workers": self.workers, "busy": self._busy, "queued": self._pending - self._busy}
+
+    def shutdown(self, reason: str = "the server is stopping") -> None:
+        """Stop every decision in flight (they end at their next check) and refuse new ones."""
+        self._tokens.close(reason)
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -93,6 +190,8 @@ class GameSession(ABC):
     """The game's registry name (``doudizhu``, ``mahjong``, ``yuxi``)."""
     fallback_spec: ClassVar[str]
     """The fast agent that moves when an AI overruns its time limit."""
+    inline_agents: ClassVar[frozenset[str]] = frozenset({"random", "greedy"})
+    """Agents without a search (as fast as the fallback): they decide in the request's thread."""
 
     def __init__(self, game_id: str, params: dict[str, Any], seed: int) -> None:
         self.id = game_id
@@ -159,8 +258,14 @@ class GameSession(ABC):
 
         registry = load_agents(cls.kind)
         for spec in specs:
-            if spec is not None:
-                registry.resolve(spec)
+            if spec is None:
+                continue
+            for key, value in registry.resolve(spec).params.items():
+                # a request may tune its own agent, not the server process or its files
+                if key == "threads":
+                    raise ConfigError(f"agent spec {spec!r}: threads is the server's setting")
+                if key == "model" and (Path(str(value)).name != str(value) or str(value).endswith(".pt")):
+                    raise ConfigError(f"agent spec {spec!r}: file paths are refused; name a shipped model")
 
     def agent(self, seat: int) -> Agent:
         agent = self._agents.get(seat)
@@ -251,6 +356,7 @@ class GameSession(ABC):
     def run_ai(self, runner: AIRunner, max_decisions: int = 2000) -> int:
         """Play AI decisions until the human is to move or the game is over; returns how many."""
         done = 0
+        started = time.monotonic()
         while not self.over and self.state.current_player() != self.human:
             if done >= max_decisions:
                 raise RuntimeError(f"{self.kind} game {self.id}: AI made {done} decisions in a row")
@@ -258,7 +364,10 @@ class GameSession(ABC):
             legal = self.state.legal_actions()
             obs = self.state.observation(seat)
             agent = self.agent(seat)
-            action, problem = runner.decide(agent, obs, legal)
+            spec = self.specs[seat]
+            inline = spec is not None and parse_agent_spec(spec)[0] in self.inline_agents
+            budget_left = (runner.request_budget_s or math.inf) - (time.monotonic() - started)
+            action, problem = runner.decide(agent, obs, legal, inline=inline, seconds=budget_left)
             note = ""
             if action is None:
                 # the overrunning (or failed) agent may still be busy in its thread: retire it
@@ -345,6 +454,7 @@ class DouDizhuSession(GameSession):
 
     kind = "doudizhu"
     fallback_spec = "greedy"
+    inline_agents = frozenset({"random", "greedy", "rule"})
 
     @classmethod
     def build_game(cls, params: dict[str, Any]) -> Game:
@@ -375,8 +485,12 @@ class DouDizhuSession(GameSession):
     def parse_human(self, move: dict[str, Any]) -> Action:
         from paiju.doudizhu.moves import Move
 
-        text = str(move.get("move", "")).strip()
+        text = (move.get("move") or "").strip()
         kind = move.get("type")
+        if not text and move.get("action") is not None:
+            raise InvalidNotationError(
+                "Dou Dizhu moves are notation: give 'move' (e.g. '33', 'pass'), not 'action'"
+            )
         if not text:
             raise InvalidNotationError("empty move: give the cards (e.g. '33'), 'pass' or a bid")
         if kind:
@@ -492,7 +606,7 @@ class IntActionSession(GameSession):
     def parse_human(self, move: dict[str, Any]) -> Action:
         if move.get("action") is not None:
             return int(move["action"])
-        text = str(move.get("move", "")).strip()
+        text = (move.get("move") or "").strip()
         if not text:
             raise InvalidNotationError(f"give an action id or a move like {self.move_example}")
         return self.state.parse_action(text)  # type: ignore[attr-defined]

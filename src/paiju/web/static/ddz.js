@@ -29,7 +29,8 @@
     const hand = $("hand"); hand.innerHTML = "";
     view.cards.forEach((c, i) => {
       const node = el("span", { class: "card" + (selected.includes(i) ? " sel" : "") + (c === "X" || c === "D" ? " joker" : ""),
-        "data-rank": c, title: c === "X" ? "small joker" : c === "D" ? "big joker" : c }, c === "T" ? "10" : c);
+        // the engine's notation (T for ten), as in the legal moves, the hints and the transcript
+        "data-rank": c, title: c === "X" ? "small joker" : c === "D" ? "big joker" : c === "T" ? "ten" : c }, c);
       node.addEventListener("click", () => {
         if (!view.your_turn) return;
         const k = selected.indexOf(i);

@@ -11,7 +11,7 @@
     if (game) q.set("game", game);
     const r = await api(`/api/records?${q}`);
     $("summary").textContent = `Folder ${r.root}: ` + (Object.keys(r.by_game).length
-      ? Object.entries(r.by_game).map(([g, n]) => `${n} ${g}`).join(", ") : "no recorded games yet (play a game here or run `paiju arena --out …` into this folder)");
+      ? Object.entries(r.by_game).map(([g, n]) => `${n} ${g}`).join(", ") : `no recorded games yet: play a game here, or record an arena run into this folder, e.g. paiju arena --game doudizhu --agents rule,greedy --games 20 --record ${r.root}/rule-vs-greedy`);
     for (const bad of r.unreadable) $("summary").append(el("div", { class: "note" }, `unreadable: ${bad.file}: ${bad.error}`));
     $("page-info").textContent = r.total ? `${offset + 1}–${Math.min(offset + PAGE, r.total)} of ${r.total}` : "";
     const list = $("list"); list.innerHTML = "";
@@ -52,7 +52,7 @@
       const f = detail.frames[step];
       frame.append(el("p", {}, f.move === null ? "Deal:" : el("b", {}, `seat ${f.seat} played ${f.move} (${f.label})`)));
       f.hands.forEach((h, s) => frame.append(el("div", { class: "seat-box" + (f.seat === s ? " to-move" : "") }, `seat ${s} (${(detail.roles || [])[s] || ""}): `,
-        el("span", { class: "cards" }, h.split("").map((c) => el("span", { class: "card small" }, c === "T" ? "10" : c))))));
+        el("span", { class: "cards" }, h.split("").map((c) => el("span", { class: "card small", title: c === "T" ? "ten" : c }, c))))));
     } else {
       const m = detail.moves[step - 1];
       frame.append(el("p", {}, step === 0 ? "Start of the game." : el("b", {}, `move ${step}: ${m.player < 0 ? "chance" : "seat " + m.player} — ${m.text.slice(0, 300)}`)));
