@@ -11,7 +11,7 @@ from pathlib import Path
 
 ORDER = [
     "ddz-engine", "arena", "ddz-split", "ddz-agents", "ddz-selfplay", "dih", "dih-validation",
-    "mahjong-engine", "mahjong", "mcts", "yuxi", "web",
+    "mahjong-engine", "mahjong", "mcts", "yuxi", "web", "first-call",
 ]
 
 HEADER = """# Results

@@ -294,7 +294,7 @@ def test_missing_checkpoints_and_unknown_names_are_clear_errors(tmp_path: Path) 
         REGISTRY.make(f"policy:model={tmp_path / 'absent.pt'}", seed=0)
     with pytest.raises(ConfigError, match="unknown policy model 'medium'"):
         REGISTRY.make("policy:model=medium", seed=0)
-    with pytest.raises(ConfigError, match="temperature must be >= 0"):
+    with pytest.raises(ConfigError, match=r"temperature=-1 is below the minimum 0"):
         REGISTRY.make("policy:model=small,temperature=-1", seed=0)
     with pytest.raises(ConfigError, match="unknown parameter"):
         REGISTRY.resolve("policy:size=small")

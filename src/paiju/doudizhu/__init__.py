@@ -10,6 +10,7 @@ Stable string API: :func:`legal_moves` (``legal_moves("33345", beat="3")``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from paiju.doudizhu.cards import RANKS, Deal, Hand
@@ -45,6 +46,10 @@ _LAZY = {
 }
 
 
+_GENERATOR: list[Callable[[str, str | None], list[str]]] = []
+"""The generator's string API once imported (imported at the first call, not with the package)."""
+
+
 def legal_moves(hand: str, beat: str | None = None) -> list[str]:
     """Every legal move of ``hand`` in canonical notation, duplicate-free, pass not included.
 
@@ -52,9 +57,11 @@ def legal_moves(hand: str, beat: str | None = None) -> list[str]:
     type and length with a higher main rank, or a bomb/rocket) are listed. Raises
     :class:`paiju.core.errors.InvalidNotationError` for bad notation.
     """
-    from paiju.doudizhu.movegen import legal_moves as _legal_moves
+    if not _GENERATOR:  # an import statement in every call would cost a quarter of a warm call
+        from paiju.doudizhu.movegen import legal_moves as generator
 
-    return _legal_moves(hand, beat)
+        _GENERATOR.append(generator)
+    return _GENERATOR[0](hand, beat)
 
 
 def __getattr__(name: str) -> Any:

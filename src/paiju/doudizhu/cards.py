@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from paiju.core.errors import InvalidNotationError
-from paiju.core.rng import SeedLike, as_generator
+
+if TYPE_CHECKING:  # paiju.core.rng loads numpy: imported where a deal is drawn, not with the notation
+    from paiju.core.rng import SeedLike
 
 RANKS: Final = "3456789TJQKA2XD"
 """Rank characters in playing order; a rank's index is its strength (0 = '3' ... 14 = 'D')."""
@@ -306,6 +308,8 @@ class Deal:
         farmer 1 if i mod 3 = 2, to farmer 2 if i mod 3 = 0; cards 52-54 (the kitty) go to
         the landlord.
         """
+        from paiju.core.rng import as_generator
+
         gen = as_generator(rng)
         order = gen.permutation(DECK_SIZE)
         counts = [[0] * NUM_RANKS for _ in range(3)]

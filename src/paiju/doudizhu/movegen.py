@@ -18,17 +18,22 @@ How it is fast (each step measured in ``docs/results/ddz-engine.md``):
 * airplane solo wings depend on the exact counts, so they are enumerated as multisets of
   the remaining counts (one count per rank: duplicate-free) and memoised per remaining hand;
 * the lead list of a hand is memoised (bounded), which pays off in search rollouts where
-  the same hands recur.
+  the same hands recur;
+* a fresh process meets new masks all the time, so the table builders are C-level maps over
+  precomputed rank tuples and per-run chain tuples, and the string API (:func:`legal_moves`)
+  parses notation straight to a packed key, memoises the moves to beat and formats by slice
+  tables (``benchmarks/first_call.py``, ``docs/results/first-call.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 from typing import Final, Generic, TypeVar
 
 from paiju.core.errors import InvalidNotationError
-from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, parse_counts
+from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER
 from paiju.doudizhu.moves import (
     _INTERN,
     PASS,
@@ -37,7 +42,8 @@ from paiju.doudizhu.moves import (
     Move,
     contains_key,
     intern,
-    key_of,
+    notations,
+    parse_key,
 )
 
 _SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 1, 2, 3, 4, 5
@@ -73,41 +79,131 @@ class _Lazy(dict[K, V], Generic[K, V]):
         return value
 
 
+def _rank_subsets(first: int, count: int) -> dict[int, tuple[int, ...]]:
+    """Ranks ``first .. first + count - 1`` of every rank mask of them (bits at 4 * (r - first))."""
+    table: dict[int, tuple[int, ...]] = {0: ()}
+    for r in range(first, first + count):
+        bit = 1 << SHIFTS[r - first]
+        table.update({m | bit: (*ranks, r) for m, ranks in table.items()})
+    return table
+
+
+_RANKS_LO: Final = _rank_subsets(0, 8)
+_RANKS_HI: Final = _rank_subsets(8, NUM_RANKS - 8)
+_LO_MASK: Final = (1 << SHIFTS[8]) - 1
+
+
 def _ranks(mask: int) -> tuple[int, ...]:
-    return tuple(r for r in range(NUM_RANKS) if (mask >> SHIFTS[r]) & 1)
+    mask &= LOW
+    return _RANKS_LO[mask & _LO_MASK] + _RANKS_HI[mask >> SHIFTS[8]]
 
 
 RANKS_OF: Final = _Lazy[int, tuple[int, ...]](_ranks)
-"""RANKS_OF[mask]: the ranks whose bit is set, ascending."""
+"""RANKS_OF[mask]: the ranks whose bit is set, ascending (table builders call :func:`_ranks`:
+their masks are new by definition, and a second table miss inside the first costs more than
+the two lookups)."""
+
+
+def _half_runs(first: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Maximal runs (start, length) inside ranks ``first .. first + 5``, by their rank mask."""
+    table = {}
+    for dense in range(64):
+        runs: list[tuple[int, int]] = []
+        for r in range(6):
+            if dense >> r & 1:
+                if runs and runs[-1][0] + runs[-1][1] == first + r:
+                    runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+                else:
+                    runs.append((first + r, 1))
+        table[sum(1 << SHIFTS[r] for r in range(6) if dense >> r & 1)] = tuple(runs)
+    return table
+
+
+_RUNS_LO: Final = _half_runs(0)
+_RUNS_HI: Final = _half_runs(6)
+_HALF: Final = (1 << SHIFTS[6]) - 1
+_BOTTOM_OF_HI: Final = 1 << SHIFTS[6]
+_TOP_OF_LO: Final = 1 << SHIFTS[5]
+
+
+def _max_runs(mask: int) -> tuple[tuple[int, int], ...]:
+    """(start, length) of every maximal run of consecutive ranks 3..A in ``mask``, ascending.
+
+    Two lookups (ranks 3..8 and 9..A), joined when a run crosses from 8 to 9.
+    """
+    mask &= CHAINABLE
+    lo = _RUNS_LO[mask & _HALF]
+    hi = _RUNS_HI[mask >> SHIFTS[6]]
+    if mask & _TOP_OF_LO and mask & _BOTTOM_OF_HI:
+        s, n = lo[-1]
+        return (*lo[:-1], (s, n + hi[0][1]), *hi[1:])
+    return lo + hi
 
 
 def _runs(mask: int, minlen: int) -> list[tuple[int, int]]:
     """(start, length) of every window of consecutive ranks 3..A inside ``mask``, length >= minlen."""
-    out = []
-    r = 0
-    while r <= _CHAIN_TOP:
-        if (mask >> SHIFTS[r]) & 1:
-            s = r
-            while r <= _CHAIN_TOP and (mask >> SHIFTS[r]) & 1:
-                r += 1
-            for n in range(minlen, r - s + 1):
-                out.extend((st, n) for st in range(s, r - n + 1))
-        else:
-            r += 1
-    return out
+    return [
+        (st, n)
+        for s, length in _max_runs(mask)
+        for n in range(minlen, length + 1)
+        for st in range(s, s + length - n + 1)
+    ]
+
+
+_SINGLE_TYPE: Final = {1: _SOLO, 2: _PAIR, 3: _TRIO, 4: _BOMB}
+SINGLE: Final = {
+    w: tuple(intern(w * UNIT[r], _SINGLE_TYPE[w], r) for r in range(NUM_RANKS if w == 1 else 13))
+    for w in (1, 2, 3, 4)
+}
+"""SINGLE[width][rank]: the solo, pair, trio or bomb of a rank (built at import: 54 moves)."""
+
+
+def _chain_table(w: int) -> _Lazy[tuple[int, int], Move]:
+    def build(start_length: tuple[int, int]) -> Move:
+        s, n = start_length
+        return intern(sum(w * UNIT[r] for r in range(s, s + n)), _CHAIN_TYPE[w], s)
+
+    return _Lazy(build)
+
+
+CHAIN: Final = {w: _chain_table(w) for w in (1, 2, 3)}
+"""CHAIN[width][(start, length)]: the solo, pair or trio chain (interned at first use)."""
+
+
+def _run_chains_table(w: int) -> _Lazy[tuple[int, int], tuple[Move, ...]]:
+    chain, minlen = CHAIN[w], _MIN_CHAIN[w]
+    return _Lazy(
+        lambda run: tuple(
+            chain[(st, n)] for n in range(minlen, run[1] + 1) for st in range(run[0], run[0] + run[1] - n + 1)
+        )
+    )
+
+
+_RUN_CHAINS: Final = {w: _run_chains_table(w) for w in (1, 2, 3)}
+"""_RUN_CHAINS[width][(start, length)]: the chains inside one maximal run, in generation order."""
 
 
 def _chain(width: int, start: int, n: int) -> Move:
-    return intern(sum(width * UNIT[r] for r in range(start, start + n)), _CHAIN_TYPE[width], start)
+    return CHAIN[width][(start, n)]
+
+
+def _by_rank(row: tuple[Move, ...]) -> Callable[[int], tuple[Move, ...]]:
+    """Builder: ``row[r]`` for every rank ``r`` of a mask, ascending (one C-level map)."""
+    move_of = row.__getitem__
+    return lambda mask: tuple(map(move_of, _ranks(mask)))
 
 
 def _lead_group(width: int) -> Callable[[int], tuple[Move, ...]]:
     """Builder: the single moves of one width (solo/pair/trio) plus every chain of them."""
-    single = {1: _SOLO, 2: _PAIR, 3: _TRIO}[width]
+    move_of = SINGLE[width].__getitem__
+    run_chains = _RUN_CHAINS[width]
+    minlen = _MIN_CHAIN[width]
 
     def build(mask: int) -> tuple[Move, ...]:
-        moves = [intern(width * UNIT[r], single, r) for r in RANKS_OF[mask]]
-        moves += [_chain(width, s, n) for s, n in _runs(mask, _MIN_CHAIN[width])]
+        moves = list(map(move_of, _ranks(mask)))
+        for run in _max_runs(mask):
+            if run[1] >= minlen:
+                moves += run_chains[run]
         return tuple(moves)
 
     return build
@@ -116,39 +212,54 @@ def _lead_group(width: int) -> Callable[[int], tuple[Move, ...]]:
 LEAD1: Final = _Lazy[int, tuple[Move, ...]](_lead_group(1))
 LEAD2: Final = _Lazy[int, tuple[Move, ...]](_lead_group(2))
 LEAD3: Final = _Lazy[int, tuple[Move, ...]](_lead_group(3))
-SOLOS: Final = _Lazy[int, tuple[Move, ...]](lambda m: tuple(intern(UNIT[r], _SOLO, r) for r in RANKS_OF[m]))
-PAIRS: Final = _Lazy[int, tuple[Move, ...]](
-    lambda m: tuple(intern(2 * UNIT[r], _PAIR, r) for r in RANKS_OF[m])
-)
-TRIOS: Final = _Lazy[int, tuple[Move, ...]](
-    lambda m: tuple(intern(3 * UNIT[r], _TRIO, r) for r in RANKS_OF[m])
-)
-BOMBS: Final = _Lazy[int, tuple[Move, ...]](
-    lambda m: tuple(intern(4 * UNIT[r], _BOMB, r) for r in RANKS_OF[m])
-)
+SOLOS: Final = _Lazy[int, tuple[Move, ...]](_by_rank(SINGLE[1]))
+PAIRS: Final = _Lazy[int, tuple[Move, ...]](_by_rank(SINGLE[2]))
+TRIOS: Final = _Lazy[int, tuple[Move, ...]](_by_rank(SINGLE[3]))
+BOMBS: Final = _Lazy[int, tuple[Move, ...]](_by_rank(SINGLE[4]))
 ROCKET: Final = intern(JOKERS, _ROCKET, SMALL_JOKER)
 TRIO_WINDOWS: Final = _Lazy[int, tuple[tuple[int, int], ...]](lambda m: tuple(_runs(m, 2)))
 """TRIO_WINDOWS[mask of ranks with >= 3]: (start, length) of every trio chain."""
 
 
 def _chains_of_length(width: int, n: int) -> _Lazy[int, tuple[Move, ...]]:
-    return _Lazy(lambda m: tuple(_chain(width, s, ln) for s, ln in _runs(m, n) if ln == n))
+    chain = CHAIN[width]
+    return _Lazy(
+        lambda m: tuple(
+            chain[(st, n)] for s, length in _max_runs(m) for st in range(s, s + length - n + 1)
+        )
+    )
 
 
 CHAINS: Final = {(w, n): _chains_of_length(w, n) for w in (1, 2, 3) for n in range(_MIN_CHAIN[w], 13)}
 """CHAINS[(width, length)][mask]: chains of exactly that length inside the mask."""
 
 
+def _kicker_row(width: int, t: int) -> tuple[Move, ...]:
+    """The trio of rank ``t`` with each rank as its solo (width 1) or pair (width 2).
+
+    Index ``t`` holds PASS as a filler: a trio never kicks its own rank, so its users look up
+    only the ranks of a mask without ``t``.
+    """
+    type_ = _TRIO_SOLO if width == 1 else _TRIO_PAIR
+    ranks = NUM_RANKS if width == 1 else 13
+    return tuple(intern(3 * UNIT[t] + width * UNIT[k], type_, t) if k != t else PASS for k in range(ranks))
+
+
+_KICKER_ROWS: Final = {w: _Lazy[int, tuple[Move, ...]](partial(_kicker_row, w)) for w in (1, 2)}
+"""_KICKER_ROWS[width][trio rank]: the trio with each solo / pair (interned at first use)."""
+
+
+def _trio_kicker_row(width: int, t: int) -> _Lazy[int, tuple[Move, ...]]:
+    rows, without_t = _KICKER_ROWS[width], ~(1 << SHIFTS[t])
+    return _Lazy(lambda m: tuple(map(rows[t].__getitem__, _ranks(m & without_t))))
+
+
 def _trio_solo_row(t: int) -> _Lazy[int, tuple[Move, ...]]:
-    return _Lazy(
-        lambda m1: tuple(intern(3 * UNIT[t] + UNIT[s], _TRIO_SOLO, t) for s in RANKS_OF[m1] if s != t)
-    )
+    return _trio_kicker_row(1, t)
 
 
 def _trio_pair_row(t: int) -> _Lazy[int, tuple[Move, ...]]:
-    return _Lazy(
-        lambda m2: tuple(intern(3 * UNIT[t] + 2 * UNIT[p], _TRIO_PAIR, t) for p in RANKS_OF[m2] if p != t)
-    )
+    return _trio_kicker_row(2, t)
 
 
 TRIO_SOLO: Final = tuple(_trio_solo_row(t) for t in range(13))
@@ -159,8 +270,8 @@ TRIO_PAIR: Final = tuple(_trio_pair_row(t) for t in range(13))
 def _four_solo_row(f: int, strict: bool) -> _Lazy[int, tuple[Move, ...]]:
     def build(masks: int) -> tuple[Move, ...]:
         m1, m2 = masks & _ALL, masks >> 64
-        ks = [r for r in RANKS_OF[m1] if r != f]
-        pairs = set(RANKS_OF[m2])
+        ks = [r for r in _ranks(m1) if r != f]
+        pairs = set(_ranks(m2))
         moves = []
         for i, a in enumerate(ks):
             if a in pairs:
@@ -176,7 +287,7 @@ def _four_solo_row(f: int, strict: bool) -> _Lazy[int, tuple[Move, ...]]:
 
 def _four_pair_row(f: int) -> _Lazy[int, tuple[Move, ...]]:
     def build(m2: int) -> tuple[Move, ...]:
-        ps = [r for r in RANKS_OF[m2] if r != f]
+        ps = [r for r in _ranks(m2) if r != f]
         return tuple(
             intern(4 * UNIT[f] + 2 * UNIT[a] + 2 * UNIT[b], _FOUR_TWO_PAIR, f) for a, b in combinations(ps, 2)
         )
@@ -197,7 +308,7 @@ def _air_pair_table(s: int, n: int) -> _Lazy[int, tuple[Move, ...]]:
     body = _BODY3[(s, n)]
 
     def build(m2: int) -> tuple[Move, ...]:
-        avail = [p for p in RANKS_OF[m2] if not s <= p < s + n]
+        avail = [p for p in _ranks(m2) if not s <= p < s + n]
         return tuple(
             intern(body + sum(2 * UNIT[p] for p in combo), _AIRPLANE_PAIR, s)
             for combo in combinations(avail, n)
@@ -213,6 +324,8 @@ _CACHE_LIMIT: Final = 200_000
 _WING_CACHE: dict[int, tuple[int, ...]] = {}
 _AIR_SOLO_CACHE: dict[int, tuple[Move, ...]] = {}
 _LEAD_CACHE: dict[int, tuple[Move, ...]] = {}
+_BEATS: dict[str, Move] = {}
+"""The string API's moves to beat, by notation (bounded like the other memos)."""
 
 
 def clear_caches() -> None:
@@ -388,15 +501,20 @@ def generate(hand_key: int, beat: Move | None = None, *, strict: bool = False) -
     wing rule. The list is fresh (callers may keep or change it) and duplicate-free.
     """
     if beat is None or beat.type == 0:
-        ck = (hand_key << 1) | strict
-        got = _LEAD_CACHE.get(ck)
-        if got is None:
-            got = _lead(hand_key, strict)
-            if len(_LEAD_CACHE) > _CACHE_LIMIT:
-                _LEAD_CACHE.clear()
-            _LEAD_CACHE[ck] = got
-        return list(got)
+        return list(_lead_moves(hand_key, strict))
     return _follow(hand_key, beat, strict)
+
+
+def _lead_moves(hand_key: int, strict: bool) -> tuple[Move, ...]:
+    """The memoised lead list of a hand (shared: callers copy it before handing it out)."""
+    ck = (hand_key << 1) | strict
+    got = _LEAD_CACHE.get(ck)
+    if got is None:
+        got = _lead(hand_key, strict)
+        if len(_LEAD_CACHE) > _CACHE_LIMIT:
+            _LEAD_CACHE.clear()
+        _LEAD_CACHE[ck] = got
+    return got
 
 
 def is_legal(hand_key: int, move: Move, beat: Move | None, *, strict: bool = False) -> bool:
@@ -443,16 +561,23 @@ def legal_moves(hand: str, beat: str | Move | None = None) -> list[str]:
 
     ``beat`` is the move to beat (notation or a :class:`Move`); None for a free lead.
     """
-    counts = parse_counts(hand, what="hand")
+    key = parse_key(hand, "hand")
     if beat is None:
-        target = None
-    elif isinstance(beat, Move):
-        target = beat
-    else:
-        target = Move.parse(beat)
-        if target is PASS:
-            raise InvalidNotationError("beat='pass' is not a move to beat; use beat=None for a free lead")
-    return [str(m) for m in generate(key_of(counts), target)]
+        return notations(_lead_moves(key, False))
+    # the few moves to beat recur all the time: a plain dict lookup before Move.parse's memo
+    target = _BEATS.get(beat) if beat.__class__ is str else None
+    if target is not None:
+        return notations(_follow(key, target, False))
+    if isinstance(beat, Move):
+        return notations(generate(key, beat))  # PASS: a lead
+    target = Move.parse(beat)
+    if target is PASS:
+        raise InvalidNotationError("beat='pass' is not a move to beat; use beat=None for a free lead")
+    if beat.__class__ is str:
+        if len(_BEATS) >= _CACHE_LIMIT:
+            _BEATS.clear()
+        _BEATS[beat] = target
+    return notations(_follow(key, target, False))
 
 
 __all__ = ["generate", "illegal_reason", "is_legal", "legal_moves"]

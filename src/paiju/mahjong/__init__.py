@@ -8,7 +8,7 @@ agents are imported where used.
 # The documented one-call API (issue 6): ``paiju.mahjong.shanten("123m456p789s1122z")``.
 # This binds the package attribute ``shanten`` to the *function*; the module's other names are
 # imported as ``from paiju.mahjong.shanten import discard_options, ...`` (which always works).
-# The shanten tables are built at the first query, not at import.
+# The shanten tables (shipped precomputed) are read at the first query, not at import.
 from paiju.mahjong.shanten import effective_tiles, shanten
 from paiju.mahjong.tiles import (
     NUM_KINDS,

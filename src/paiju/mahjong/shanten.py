@@ -19,25 +19,34 @@ counts wrong on hands like ``1111m234p567p789p``.
 
 How it is fast: ``distance`` splits over the four suits, because a set never mixes suits.
 For every count vector of one suit (5^9 of them; 5^7 for honours) a table gives the
-distance to "m sets (+ a pair)" for m = 0..5 -- built once, at first use, with a few
-vectorised numpy passes (about one second; see :func:`build_distance_table`), then kept in
-memory as a small row-id array (the 1.95 million suit vectors have only a couple of hundred
-distinct rows). A hand's distance is the min-plus combination of its four suit rows, and the
-combinations are memoised on row ids, so a lookup is a few dict hits (see
-``benchmarks/mahjong_shanten.py`` for the speed against the ``mahjong`` package).
+distance to "m sets (+ a pair)" for m = 0..5, built with a few vectorised numpy passes
+(about one second; see :func:`build_distance_table`) and kept as a one-byte row-id array
+(the 1.95 million suit vectors have only 198 distinct rows). A hand's distance is the
+min-plus combination of its four suit rows; those combinations close after 130 more rows, so
+all of them fit three small tables too. Suit tables and combination tables are built ahead of
+time and shipped (``shanten_tables.xz``, 41 kB, read in ~5 ms at the first query; regenerate
+with ``scripts/build_shanten_tables.py``): a lookup is then four memo hits and three array
+indexings, from the first call (``benchmarks/mahjong_shanten.py`` and
+``benchmarks/first_call.py`` compare the speed with the ``mahjong`` package).
 """
 
 from __future__ import annotations
 
+import re
+import sys
 import threading
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from operator import mul
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paiju.core.errors import InvalidNotationError
 from paiju.mahjong.tiles import NUM_KINDS, parse_counts, tile_name
+
+if TYPE_CHECKING:  # numpy is imported where a table is built, never for a query
+    import numpy as np
 
 MAX_SETS = 5
 """Most sets a concealed hand can still need: 5 sets + pair = the 17-tile Taiwan hand."""
@@ -68,6 +77,7 @@ def _slices(n_axes: int, meld: Meld, upper: bool) -> tuple[slice, ...]:
 def build_distance_table(n_axes: int, melds: Sequence[Meld], max_sets: int = MAX_SETS) -> np.ndarray:
     """Distance of every count vector of one suit to "m sets + p pairs", for all m, p.
 
+    Needs numpy (imported here: queries read the shipped tables and never load it).
     Returns an int8 array of shape ``(2 * (max_sets + 1), 5 ** n_axes)``: entry
     ``[2 * m + p, v]`` is ``min_W sum_i max(W_i - v_i, 0)`` over the complete sub-hands W
     of that suit with m sets and p pairs (each kind at most 4 times), where ``v`` is the
@@ -82,6 +92,8 @@ def build_distance_table(n_axes: int, melds: Sequence[Meld], max_sets: int = MAX
        ``new[c] = min(min_{w <= c} D[w], new[c + 1] + 1)`` (a cumulative minimum for the
        tiles already held, then a backward pass paying one per missing copy).
     """
+    import numpy as np
+
     shape = (COPIES + 1,) * n_axes
     ncls = 2 * (max_sets + 1)
     present = np.zeros((ncls, *shape), dtype=bool)
@@ -117,36 +129,182 @@ HONOUR_MELDS: tuple[Meld, ...] = tuple(((r, 3),) for r in range(7))
 """Honours only form pungs (RULES-mahjong.md §3: honours never chow)."""
 
 
+_SPLITS = tuple(
+    tuple(
+        (2 * m1 + p1, 2 * (m - m1) + p - p1)
+        for m1 in range(m + 1)
+        for p1 in range(p + 1)
+    )
+    for m in range(MAX_SETS + 1)
+    for p in (0, 1)
+)
+"""_SPLITS[2 * m + p]: the ways (column of a, column of b) to split m sets and p pairs."""
+
+
 def _combine(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """Min-plus product of two distance rows (the sets and the pair split between them)."""
-    out = [_INF] * _NCLS
-    for m1 in range(MAX_SETS + 1):
-        for p1 in (0, 1):
-            va = a[2 * m1 + p1]
-            if va >= _INF:
-                continue
-            for m2 in range(MAX_SETS + 1 - m1):
-                for p2 in range(2 - p1):
-                    v = va + b[2 * m2 + p2]
-                    j = 2 * (m1 + m2) + p1 + p2
-                    if v < out[j]:
-                        out[j] = v
-    return tuple(min(v, _INF) for v in out)
+    return tuple(min(min([a[i] + b[k] for i, k in splits]), _INF) for splits in _SPLITS)
+
+
+TABLE_FILE = Path(__file__).with_name("shanten_tables.xz")
+"""The shipped tables (:func:`write_tables` makes it; ``scripts/build_shanten_tables.py``)."""
+_MAGIC = b"paiju shanten tables 2\n"
+_SUIT_SIZE = (COPIES + 1) ** 9
+_HONOUR_SIZE = (COPIES + 1) ** 7
+
+
+def _combination_tables(rows: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], bytes, bytes, bytes]:
+    """The combinations of the per-suit rows a hand's distance needs, all of them, with numpy.
+
+    ``rows`` are the distinct rows of the suit and honour tables (ids ``0 .. b - 1``).
+    Returns the new rows the combinations make (ids ``b ..``) and three little-endian tables:
+    ``first[a * b + c]`` = id of ``_combine(row a, row c)`` (2 bytes), ``second[i * b + c]`` =
+    id of ``_combine(row i, row c)`` for every row i (2 bytes), and ``final[(i * b + z) * 6 +
+    sets]`` = the distance of row i with honour row z needing ``sets`` sets (1 byte).
+    The combined rows close quickly: a few hundred, so every table is small.
+    """
+    import numpy as np
+
+    base = np.array(rows, dtype=np.int16)
+
+    def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = np.full((len(a), len(b), _NCLS), _INF, dtype=np.int16)
+        for j, splits in enumerate(_SPLITS):
+            for i, k in splits:
+                np.minimum(out[:, :, j], a[:, None, i] + b[None, :, k], out=out[:, :, j])
+        return np.minimum(out, _INF).reshape(-1, _NCLS)
+
+    first = combine(base, base)
+    made = np.unique(first, axis=0)
+    second_made = np.unique(combine(made, base), axis=0)
+    known = {row: i for i, row in enumerate(rows)}
+    new_rows: list[tuple[int, ...]] = []
+    for row in map(tuple, np.unique(np.concatenate([made, second_made]), axis=0).tolist()):
+        if row not in known:
+            known[row] = len(rows) + len(new_rows)
+            new_rows.append(row)
+    every = np.array(rows + new_rows, dtype=np.int16)
+
+    def ids(table: np.ndarray) -> bytes:
+        return np.array([known[tuple(r)] for r in table.tolist()], dtype="<u2").tobytes()
+
+    second = combine(every, base)
+    final = np.full((len(every), len(base), MAX_SETS + 1), _INF, dtype=np.int16)
+    for sets in range(MAX_SETS + 1):
+        for m in range(sets + 1):
+            for p in (0, 1):
+                part = every[:, None, 2 * m + p] + base[None, :, 2 * (sets - m) + 1 - p]
+                np.minimum(final[:, :, sets], part, out=final[:, :, sets])
+    final = np.minimum(final, _INF).astype(np.uint8)
+    return new_rows, ids(first), ids(second), final.tobytes()
+
+
+def table_bytes() -> bytes:
+    """The tables as the shipped file holds them, uncompressed, from a fresh build.
+
+    Layout: a magic line; the number of distinct rows of the suit and honour tables (2 bytes,
+    little-endian) and of the rows their combinations add (2 bytes); every row as ``_NCLS``
+    bytes; one row id byte per suit vector (5^9, base-5 order) and per honour vector (5^7);
+    then the three combination tables of :func:`_combination_tables`. Row ids of the suit
+    and honour tables fit a byte: there are under 200 distinct rows.
+    """
+    tables = _Tables(load=False)
+    rows = tables.rows[: tables.n_base]
+    if len(rows) > 255:
+        raise AssertionError(f"{len(rows)} distinct rows do not fit the one-byte row ids")
+    new_rows, first, second, final = _combination_tables(rows)
+    header = _MAGIC + len(rows).to_bytes(2, "little") + len(new_rows).to_bytes(2, "little")
+    flat = bytes(v for row in rows + new_rows for v in row)
+    return header + flat + tables.suit_ids.tobytes() + tables.honour_ids.tobytes() + first + second + final
+
+
+def write_tables(path: Path = TABLE_FILE) -> None:
+    """Write the shipped table file (xz: about 0.1 MB, read in a few milliseconds)."""
+    import lzma
+
+    path.write_bytes(lzma.compress(table_bytes(), preset=9))
+
+
+def _u16(data: bytes) -> array:
+    out = array("H", data)
+    if sys.byteorder == "big":
+        out.byteswap()  # the file is little-endian
+    return out
+
+
+class _Shipped:
+    """The contents of the shipped table file, checked for size (xz checks its CRC64)."""
+
+    def __init__(self, data: bytes) -> None:
+        n = len(_MAGIC)
+        if data[:n] != _MAGIC:
+            raise ValueError("not a paiju shanten table file")
+        n_base = int.from_bytes(data[n : n + 2], "little")
+        n_new = int.from_bytes(data[n + 2 : n + 4], "little")
+        n_all = n_base + n_new
+        sizes = (
+            n_all * _NCLS, _SUIT_SIZE, _HONOUR_SIZE, 2 * n_base * n_base, 2 * n_all * n_base,
+            n_all * n_base * (MAX_SETS + 1),
+        )
+        if len(data) != n + 4 + sum(sizes):
+            raise ValueError("paiju shanten table file of the wrong size")
+        parts, at = [], n + 4
+        for size in sizes:
+            parts.append(data[at : at + size])
+            at += size
+        flat = parts[0]
+        self.rows = [tuple(flat[i : i + _NCLS]) for i in range(0, len(flat), _NCLS)]
+        self.n_base = n_base
+        self.suit_ids, self.honour_ids = array("B", parts[1]), array("B", parts[2])
+        self.first, self.second, self.final = _u16(parts[3]), _u16(parts[4]), array("B", parts[5])
+
+
+def _read_tables(path: Path) -> _Shipped | None:
+    """The shipped file's tables; None if it is missing or damaged (then they are rebuilt)."""
+    import lzma
+
+    try:
+        return _Shipped(lzma.decompress(path.read_bytes()))
+    except (OSError, lzma.LZMAError, ValueError):
+        return None
 
 
 class _Tables:
-    """The per-suit tables and the memoised combinations (one instance, built lazily)."""
+    """The per-suit tables and their combinations (one instance, made at first use).
 
-    def __init__(self) -> None:
+    Read from the shipped file (a few milliseconds) unless ``load=False`` or the file is
+    unreadable; then the suit tables are built afresh with numpy (about a second) and the
+    combinations are computed as they are met and memoised. ``distance`` uses the shipped
+    combination tables when they are there (three array lookups, nothing to fill); the
+    search's ``pair``/``final`` memos work on the same row ids either way.
+    """
+
+    def __init__(self, load: bool = True) -> None:
         self.rows: list[tuple[int, ...]] = []
         self._row_ids: dict[tuple[int, ...], int] = {}
-        suit = build_distance_table(9, SUIT_MELDS)
-        honour = build_distance_table(7, HONOUR_MELDS)
-        # array('H'): 2 bytes per entry, and indexing returns plain ints (fast in the search)
-        self.suit_ids = array("H", self._intern_table(suit).astype(np.uint16).tobytes())
-        self.honour_ids = array("H", self._intern_table(honour).astype(np.uint16).tobytes())
+        shipped = _read_tables(TABLE_FILE) if load else None
+        if shipped is not None:
+            for row in shipped.rows:
+                self._intern(row)
+        if shipped is not None and len(self.rows) == len(shipped.rows):
+            self.n_base = shipped.n_base
+            self.suit_ids, self.honour_ids = shipped.suit_ids, shipped.honour_ids
+            self.dense: tuple[array, array, array] | None = (shipped.first, shipped.second, shipped.final)
+        else:
+            self.rows, self._row_ids = [], {}
+            import numpy as np
+
+            suit = build_distance_table(9, SUIT_MELDS)
+            honour = build_distance_table(7, HONOUR_MELDS)
+            # array('B'): a byte per entry, and indexing returns plain ints (fast in the search)
+            self.suit_ids = array("B", self._intern_table(suit).astype(np.uint8).tobytes())
+            self.honour_ids = array("B", self._intern_table(honour).astype(np.uint8).tobytes())
+            self.n_base = len(self.rows)
+            self.dense = None
         self.suit_cache: dict[tuple[int, ...], int] = {}
         self.honour_cache: dict[tuple[int, ...], int] = {}
+        self.digit_rows: dict[str | None, int] = {}
+        self.honour_digit_rows: dict[str | None, int] = {}
         self.pair_cache: dict[int, int] = {}
         self.final_cache: dict[int, int] = {}
 
@@ -160,6 +318,8 @@ class _Tables:
 
     def _intern_table(self, table: np.ndarray) -> np.ndarray:
         """Replace every column by the id of its (interned) row; few distinct rows exist."""
+        import numpy as np
+
         packed = np.zeros(table.shape[1], dtype=np.int64)
         for j in range(table.shape[0]):
             packed = (packed << 5) | table[j].astype(np.int64)
@@ -183,6 +343,18 @@ class _Tables:
         if rid is None:
             rid = self.honour_ids[_base5(key)]
             self.honour_cache[key] = rid
+        return rid
+
+    def digit_row(self, digits: str | None, honours: bool) -> int:
+        """Row id of one suit written as its digits (None: no tile); -1 beyond four copies."""
+        width = 7 if honours else 9
+        key = [0] * width
+        for d in digits or ():
+            key[int(d) - 1] += 1
+        if max(key) > COPIES:
+            return -1
+        rid = (self.honour_row if honours else self.suit_row)(tuple(key))
+        (self.honour_digit_rows if honours else self.digit_rows)[digits] = rid
         return rid
 
     def pair(self, a: int, b: int) -> int:
@@ -220,6 +392,10 @@ class _Tables:
         z = self.honour_cache.get(c[27:34])
         if z is None:
             z = self.honour_row(c[27:34])
+        if self.dense is not None:
+            first, second, final = self.dense
+            b = self.n_base
+            return final[(second[first[m * b + p] * b + s] * b + z) * (MAX_SETS + 1) + sets]
         pc = self.pair_cache
         mp = pc.get((m << 20) | p)
         if mp is None:
@@ -255,7 +431,14 @@ class _Tables:
         return d
 
 
+_PLACES = {n: tuple((COPIES + 1) ** (n - 1 - i) for i in range(n)) for n in (7, 9)}
+"""Base-5 place value of each position of a 9-kind suit and of the 7 honours."""
+
+
 def _base5(key: tuple[int, ...]) -> int:
+    places = _PLACES.get(len(key))
+    if places is not None and min(key) >= 0 and max(key) <= COPIES:
+        return sum(map(mul, key, places))
     idx = 0
     for v in key:
         if not 0 <= v <= COPIES:
@@ -432,7 +615,36 @@ def shanten(tiles: str) -> int:
 
     -1 means complete (k sets + a pair), 0 ready, n: n more useful tiles to be ready.
     """
-    return shanten_counts(parse_counts(tiles))
+    t = _TABLES or _tables()
+    # Fast path for compact notation with each suit once (what tools write): the digit string
+    # of a suit names its count vector, so it is the memo key, and no 34-count list is built.
+    m = _ONE_GROUP_PER_SUIT.fullmatch(tiles) if tiles.__class__ is str and t.dense is not None else None
+    if m is not None:
+        n = len(tiles) - sum(g is not None for g in m.groups())
+        if n % 3 and 0 < n <= MAX_TILES:
+            dm, dp, ds, dz = m.groups()
+            rows = t.digit_rows
+            a, b, c, z = rows.get(dm), rows.get(dp), rows.get(ds), t.honour_digit_rows.get(dz)
+            if a is None:
+                a = t.digit_row(dm, False)
+            if b is None:
+                b = t.digit_row(dp, False)
+            if c is None:
+                c = t.digit_row(ds, False)
+            if z is None:
+                z = t.digit_row(dz, True)
+            if a >= 0 and b >= 0 and c >= 0 and z >= 0:  # -1: more than four copies somewhere
+                first, second, final = t.dense
+                nb = t.n_base
+                return final[(second[first[a * nb + b] * nb + c] * nb + z) * (MAX_SETS + 1) + n // 3] - 1
+    counts = parse_counts(tiles)  # always 34 entries: shanten_counts's length check is not needed
+    n = sum(counts)
+    if n % 3 == 0 or not 0 < n <= MAX_TILES:
+        sets_needed(n)  # raises the error naming the size
+    return t.distance(counts, n // 3) - 1
+
+
+_ONE_GROUP_PER_SUIT = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?(?:([1-7]+)z)?")
 
 
 def effective_tiles(tiles: str) -> dict[str, int]:
@@ -452,7 +664,7 @@ def discard_table(tiles: str) -> dict[str, tuple[int, dict[str, int]]]:
 
 
 def warm_up() -> None:
-    """Build the tables now (about a second) instead of at the first query."""
+    """Load the tables now (milliseconds; a second if they must be built) instead of at the first query."""
     _tables()
 
 
