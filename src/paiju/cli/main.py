@@ -8,30 +8,74 @@ by :mod:`paiju.cli.validate` while the command line is parsed, and Typer's own u
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import typer
 import typer.main
 
-from paiju.cli import arena, ddz, demo, dih, mahjong, serve, yuxi
 from paiju.cli.validate import LimitsHelpCommand
 from paiju.core.errors import PaijuError
 
-app = typer.Typer(
-    name="paiju",
-    help="paiju (牌局): AI toolkit for Dou Dizhu, Taiwan 16-tile mahjong and the yuxi card-battle game.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-app.add_typer(ddz.app, name="ddz", help="Dou Dizhu: moves, deals, games, hand splitting, self-play.")
-app.add_typer(mahjong.app, name="mahjong", help="Taiwan 16-tile mahjong: shanten, games, arena.")
-app.add_typer(yuxi.app, name="yuxi", help="yuxi card-battle game: play, audit, balance.")
-app.add_typer(dih.app, name="dih", help="Deal selection for Dou Dizhu tournaments (DIH).")
-app.command(name="arena", cls=LimitsHelpCommand)(arena.arena)
-app.command(name="demo", cls=LimitsHelpCommand)(demo.demo)
-app.command(name="serve")(serve.serve)
+# What `paiju` is made of, by name. Building every sub-app for every call (importing its
+# module and letting Typer read each command's signature) is a third of a one-hand command's
+# start-up, so `run` builds only the sub-app the command line names (`paiju ddz moves ...`
+# builds `ddz`), and everything for `paiju --help` or a name it does not know.
+GROUPS: dict[str, tuple[str, str]] = {
+    "ddz": ("paiju.cli.ddz", "Dou Dizhu: moves, deals, games, hand splitting, self-play."),
+    "mahjong": ("paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, games, arena."),
+    "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance."),
+    "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
+}
+COMMANDS: dict[str, tuple[str, bool]] = {
+    # name: (module holding a function of that name, whether --help lists agent ranges)
+    "arena": ("paiju.cli.arena", True),
+    "demo": ("paiju.cli.demo", True),
+    "serve": ("paiju.cli.serve", False),
+}
+
+
+def build_app(only: str | None = None) -> typer.Typer:
+    """The ``paiju`` app with every sub-app, or only the group or command ``only``."""
+    app = typer.Typer(
+        name="paiju",
+        help="paiju (牌局): AI toolkit for Dou Dizhu, Taiwan 16-tile mahjong and the yuxi card-battle game.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+
+    @app.callback()
+    def _group() -> None:
+        # a callback keeps `paiju` a group when only one command is built (Typer would
+        # otherwise run a lone command without its name)
+        pass
+
+    for name, (module, text) in GROUPS.items():
+        if only in (None, name):
+            app.add_typer(importlib.import_module(module).app, name=name, help=text)
+    for name, (module, limits) in COMMANDS.items():
+        if only in (None, name):
+            function = getattr(importlib.import_module(module), name)
+            if limits:
+                app.command(name=name, cls=LimitsHelpCommand)(function)
+            else:
+                app.command(name=name)(function)
+    return app
+
+
+_FULL: list[typer.Typer] = []
+
+
+def __getattr__(name: str) -> Any:
+    # `from paiju.cli.main import app`: the whole app, built on first use
+    if name == "app":
+        if not _FULL:
+            _FULL.append(build_app())
+        return _FULL[0]
+    raise AttributeError(f"module 'paiju.cli.main' has no attribute {name!r}")
 
 
 def _one_line(text: str) -> str:
@@ -44,9 +88,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     Click's standalone mode would print usage errors as a multi-line box; running it with
     ``standalone_mode=False`` hands them to us to print as one line.
     """
-    command = typer.main.get_command(app)
+    args = list(sys.argv[1:] if argv is None else argv)
+    first = args[0] if args else None
+    only = first if first in GROUPS or first in COMMANDS else None
+    command = typer.main.get_command(build_app(only) if only else __getattr__("app"))
     try:
-        result = command.main(args=argv, prog_name="paiju", standalone_mode=False)
+        result = command.main(args=args, prog_name="paiju", standalone_mode=False)
     except PaijuError as err:
         print(f"error: {_one_line(str(err))}", file=sys.stderr)
         return 2
