@@ -143,7 +143,7 @@ def test_registry_specs_are_validated() -> None:
         REGISTRY.resolve("search:depth=3")
     with pytest.raises(ConfigError, match=r"budget=0 is below the minimum 1"):
         REGISTRY.make("search:budget=0")
-    with pytest.raises(ConfigError, match="wings='x' is not one of douzero, rlcard"):
+    with pytest.raises(ConfigError, match="wings='x' is not one of game, douzero, rlcard"):
         REGISTRY.make("search:wings=x")
     with pytest.raises(ConfigError, match="unknown doudizhu agent 'rules'"):
         REGISTRY.resolve("rules")

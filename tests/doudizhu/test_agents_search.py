@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from paiju.core.arena import run_arena
+from paiju.core.errors import ConfigError
 from paiju.doudizhu import PASS, Hand, Move
 from paiju.doudizhu.agents import REGISTRY
 from paiju.doudizhu.agents import search as search_module
@@ -122,4 +123,70 @@ def test_search_beats_rule_in_duplicate() -> None:
 def test_search_spec_reaches_the_agent() -> None:
     agent = REGISTRY.make("search:budget=7,width=2,wings=rlcard,scoring=casual", seed=1)
     assert isinstance(agent, SearchAgent)
-    assert (agent.budget, agent.width, agent.strict, agent.scoring) == (7, 2, True, "casual")
+    assert (agent.budget, agent.width, agent.wings, agent.scoring) == (7, 2, "rlcard", "casual")
+
+
+# ---- the rules come from the game ----------------------------------------------------------------
+
+
+def _landlord_to_lead_d3(**rules: object) -> DouDizhuState:
+    """The landlord has played 18 cards (the farmers passed every trick) and holds D and 3.
+
+    It holds one card of every rank 4..2 besides, so no farmer can hold a bomb, and the red
+    joker D means no rocket: leading D wins the next trick for sure, then 3 ends the game
+    with the farmers never having played — a spring, in every sampled world.
+    """
+    from paiju.doudizhu.cards import Deal
+
+    landlord = Hand.parse("3456789TJQKA2TTT999D")
+    deck = "".join(rank * 4 for rank in "3456789TJQKA2") + "XD"
+    cards = str(Hand.parse(deck) - landlord)
+    deal = Deal.parse(f"[{landlord}][{cards[:17]}][{cards[17:]}]")
+    state = DouDizhuGame(**rules).new_state_from_deal(deal)  # type: ignore[arg-type]
+    for play in ("456789TJQKA", "2", "TTT", "999"):
+        state.apply(Move.parse(play))
+        state.apply(PASS)
+        state.apply(PASS)
+    assert str(state.observation(0).hand) == "3D"
+    return state
+
+
+@pytest.mark.parametrize(("scoring", "spring_value"), [("competition", 1.0), ("casual", 2.0)])
+def test_search_values_a_spring_by_the_games_scoring(scoring: str, spring_value: float) -> None:
+    # competition scoring pays max(1, bombs) = 1 whatever happens; casual doubles a spring
+    state = _landlord_to_lead_d3(scoring=scoring)
+    obs = state.observation(0)
+    assert obs.config.scoring == scoring
+    agent = SearchAgent(seed=0, budget=40, width=2)
+    d_first = Move.parse("D")
+    totals = agent.values(obs, [d_first])
+    assert totals == [40 * spring_value]
+
+
+def test_a_rule_alias_that_contradicts_the_game_is_refused() -> None:
+    state = _landlord_to_lead_d3(scoring="casual")
+    obs = state.observation(0)
+    legal = state.legal_actions()
+    agreeing = REGISTRY.make("search:scoring=casual,budget=4", seed=0)
+    assert agreeing.act(obs, legal) in legal
+    for spec, message in (
+        ("search:scoring=competition", "search:scoring=competition but the game plays 'casual'"),
+        ("search:wings=rlcard", "search:wings=rlcard but the game plays 'douzero'"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            REGISTRY.make(spec, seed=0).act(obs, legal)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "rule", "search:budget=12", "policy:model=small"])
+def test_every_agent_plays_legally_under_the_rlcard_wing_rule_and_casual_scoring(spec: str) -> None:
+    game = DouDizhuGame(wing_rule="rlcard", scoring="casual", bidding=True)
+    rng = np.random.default_rng(5)
+    agents = [REGISTRY.make(spec, seed=s) for s in range(3)]
+    for _ in range(3):
+        state = game.new_state_from_deal(game.new_initial_state().sample_chance(rng))
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            assert obs.config == game.config
+            move = agents[seat].act(obs, state.legal_actions())
+            state.apply(move)  # raises if the move breaks the game's rules

@@ -1,6 +1,6 @@
 """Mahjong agents: registry, legal play, greedy rules, Expectimax against a naive reference.
 
-The naive Expectimax below is written from the spec (§2) alone: plain recursion over count
+The naive Expectimax below is written from the definition in ``docs/mahjong.md`` §10 alone: plain recursion over count
 lists, the public ``shanten_counts`` / ``is_complete_counts``, draw probabilities from the
 unseen counts, wins valued by ``score_win``. The fast search (suit indices, batched leaves,
 memo) must give the same root values and the same choice.
@@ -406,3 +406,44 @@ def test_match_report_greedy_beats_random() -> None:
     assert greedy.win_rate.value > 0.25 and rnd.win_rate.value < 0.1
     assert greedy.mean_score.value > 0 > rnd.mean_score.value
     assert greedy.mean_score.value == pytest.approx(-rnd.mean_score.value)  # zero-sum, equal seats
+
+
+# ---- the rules come from the game --------------------------------------------------------------
+
+
+def _tenpai_value(**rules: object) -> tuple[float, MahjongObservation]:
+    """Depth-1 value for seat 1, single wait on 5p, about to draw (a hand-built wall)."""
+    from paiju.mahjong.game import build_wall
+
+    state = MahjongGame(**rules).new_hand(build_wall(["", "123m456m789m234s678s5p", "", ""], seed=0))  # type: ignore[arg-type]
+    obs = state.observation(1)
+    agent = ExpectimaxAgent(depth=1)
+    return agent.search(agent.context(obs), 1).root_chance(obs.hand), obs
+
+
+def test_expectimax_values_wins_by_the_games_tai_table() -> None:
+    from paiju.mahjong.config import TaiTable
+    from paiju.mahjong.tiles import Tile
+
+    default, obs = _tenpai_value()
+    richer, _ = _tenpai_value(tai=TaiTable(concealed_self_draw=13))  # 門清自摸 3 -> 13 tai
+    five_pin = int(Tile.parse("5p"))
+    unseen = obs.unseen_counts()
+    # only the self-drawn 5p wins at depth 1: 10 more tai from each of the 3 payers, 500 a tai
+    expected = unseen[five_pin] / sum(unseen) * 3 * 10 * 500
+    assert richer - default == pytest.approx(expected, rel=1e-9) and expected > 0
+    assert obs.config.tai.concealed_self_draw == 3
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "expectimax:depth=1"])
+def test_every_agent_plays_legally_under_non_default_rules(spec: str) -> None:
+    from paiju.mahjong.config import TaiTable
+
+    game = MahjongGame(min_tai=2, multi_ron="head_bump", dead_wall=8, tai=TaiTable(single_wait=4))
+    agents = [REGISTRY.make(spec, seed=s) for s in range(4)]
+    state = game.new_hand(seed=11)
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs = state.observation(seat)
+        assert obs.config == game.config  # what the agents read the rules from
+        state.apply(agents[seat].act(obs, state.legal_actions()))

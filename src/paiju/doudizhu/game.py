@@ -6,7 +6,7 @@ setting, the default) seat 0 is the landlord, seat 1 farmer 1 (the landlord's ne
 follow from it (farmer 1 = landlord + 1 mod 3) and the landlord leads.
 
 Chance. The deal is one chance action, a :class:`~paiju.doudizhu.cards.Deal` drawn by the
-paper's algorithm (spec §2). Without bidding its hands are dealt to seats 0, 1, 2 as written
+paper's algorithm (``docs/doudizhu.md`` §4). Without bidding its hands are dealt to seats 0, 1, 2 as written
 (landlord first). With bidding the same Deal is read as: seat ``i`` holds ``hands[i]``,
 except that the three kitty cards inside ``hands[0]`` lie face down until the bidding ends
 and then go to the landlord. If all three seats pass the bid, the cards are dealt again (a
@@ -133,6 +133,9 @@ class DouDizhuObservation:
     current_player: int
     bombs: int
     redeals: int = 0
+    config: DouDizhuConfig = DouDizhuConfig()
+    """The rules of the game (public): agents read the wing rule, scoring and bidding here,
+    never from defaults of their own."""
 
     def role(self, seat: int | None = None) -> int | None:
         """Role index of ``seat`` (default: the observer): 0 landlord, 1 farmer 1, 2 farmer 2."""
@@ -605,6 +608,7 @@ class DouDizhuState(State):
             current_player=self._player,
             bombs=self._bombs,
             redeals=self._redeals,
+            config=self.game.config,
         )
         return obs
 

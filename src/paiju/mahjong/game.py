@@ -1,6 +1,6 @@
 """The Taiwan 16-tile mahjong engine (no flowers) on the core ``Game`` / ``State`` protocol.
 
-Rules: ``shared/spec/RULES-mahjong.md`` with the defaults of :class:`MahjongConfig`; every
+Rules: ``docs/mahjong-rules.md`` with the defaults of :class:`MahjongConfig`; every
 choice is written down in ``docs/mahjong.md``.
 
 Flow of one hand
@@ -208,6 +208,9 @@ class MahjongObservation:
     scores: tuple[int, ...]
     """Points won so far in this game (all zeros in single-hand mode until the end)."""
     last_result: HandResult | None
+    config: MahjongConfig = MahjongConfig()
+    """The rules of the table (public, as at a real table): agents value hands by its tai
+    table and stakes, never by defaults of their own."""
 
     @property
     def seat_wind(self) -> int:
@@ -877,6 +880,7 @@ class MahjongState(State):
             dealer_passes=self.dealer_passes,
             scores=tuple(self.scores),
             last_result=self.last_result,
+            config=self.cfg,
         )
         return obs
 

@@ -40,7 +40,7 @@ def _rule(seed: SeedLike = None) -> Agent:
 
 def _search(
     seed: SeedLike = None, budget: int = 120, width: int = 6, time: float = 0.0,
-    wings: str = "douzero", scoring: str = "competition",
+    wings: str = "game", scoring: str = "game",
 ) -> Agent:
     from paiju.doudizhu.agents.search import SearchAgent
 
@@ -57,11 +57,12 @@ REGISTRY.register("greedy", _greedy, {}, "sheds the most cards on a lead, follow
 REGISTRY.register("rule", _rule, {}, "plays from the exact fewest-plays split; farmers cooperate")
 REGISTRY.register(
     "search", _search,
-    {"budget": 120, "width": 6, "time": 0.0, "wings": "douzero", "scoring": "competition"},
+    {"budget": 120, "width": 6, "time": 0.0, "wings": "game", "scoring": "game"},
     "determinized rollouts: budget = rollouts per decision, width = candidate moves, "
-    "time = seconds cap (0 = none), wings/scoring = the game's rules for the sampled deals",
+    "time = seconds cap (0 = none); the sampled deals follow the game's rules (wings=/scoring= "
+    "only check them: naming one the game does not play is an error)",
     limits={"budget": (1, 5000), "width": (1, 64), "time": (0.0, 60.0)},
-    choices={"wings": ("douzero", "rlcard"), "scoring": ("competition", "casual")},
+    choices={"wings": ("game", "douzero", "rlcard"), "scoring": ("game", "competition", "casual")},
 )
 REGISTRY.register(
     "rlcard-rule", _rlcard_rule, {},

@@ -354,9 +354,8 @@ def bid_for(hand: Any, legal: Sequence[Action]) -> Action:
 class RuleAgent:
     """Plays the rule policy from its own observation (see the module docstring).
 
-    The observation does not say which wing rule the game uses; the policy assumes DouZero's
-    and, in the rare case its split-based lead is not legal here (RLCard's stricter wings),
-    decides again under the strict rule.
+    The wing rule comes from the game (the observation's ``config``): under RLCard's stricter
+    wings the leads built from the split are checked against that rule.
     """
 
     def __init__(self, seed: SeedLike = None, name: str = "rule") -> None:
@@ -370,12 +369,8 @@ class RuleAgent:
             return bid_for(observation.hand, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        sit = Situation.from_observation(observation)
-        move = rule_move(sit, legal_actions)  # type: ignore[arg-type]
-        if move not in legal_actions:
-            sit.strict = True
-            move = rule_move(sit, legal_actions)  # type: ignore[arg-type]
-        return move
+        sit = Situation.from_observation(observation, observation.config.wing_rule == "rlcard")
+        return rule_move(sit, legal_actions)  # type: ignore[arg-type]
 
 
 __all__ = [

@@ -21,15 +21,18 @@ Details (also in ``docs/ddz-agents.md``):
 * **Budget**: ``budget`` rollouts per decision in total (``budget // len(candidates)``
   determinizations, at least one), optionally capped by ``time`` seconds (0 = no cap; a
   time cap makes play depend on the machine's speed, so reproducible runs leave it at 0).
-* **Value**: the mean return of the agent's seat under the game's scoring rule (``scoring``
-  parameter; a farmer's return is half the landlord's, negated), ties to the earlier
-  candidate (the rule agent's preference).
+* **Value**: the mean return of the agent's seat under the game's scoring rule (a farmer's
+  return is half the landlord's, negated), ties to the earlier candidate (the rule agent's
+  preference).
 * Shortcuts without search: a single legal move, a move that empties the hand, and the
   bidding phase (the rule agent's :func:`~paiju.doudizhu.agents.rule.bid_for`).
 
-The observation does not carry the game's options, so the agent takes the wing rule
-(``wings=douzero|rlcard``) and scoring rule as parameters for its sampled games; with
-bidding the sampled game follows the observation (bids present).
+The rules come from the game: the sampled games are played under the
+:class:`~paiju.doudizhu.game.DouDizhuConfig` the observation carries (wing rule, scoring,
+bidding). The parameters ``wings=`` and ``scoring=`` of earlier versions, which repeated the
+game's rules, remain as checks: naming one that differs from the game's is a
+:class:`~paiju.core.errors.ConfigError` at the first decision (a spec written for one rule
+set is never silently searched under another), and the default ``game`` follows the game.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ from paiju.doudizhu.moves import PASS, Move
 from paiju.doudizhu.scoring import SCORING_RULES
 
 _PLAY = 2  # DouDizhuState phase code of the card play
+FOLLOW_GAME = "game"
+"""Default of ``wings=``/``scoring=``: play by the game's rules (the only way since they are
+read from the observation; naming a rule only checks it)."""
 
 
 def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[Move]:
@@ -125,8 +131,8 @@ class SearchAgent:
         budget: int = 120,
         width: int = 6,
         time_limit: float = 0.0,
-        wings: str = "douzero",
-        scoring: str = "competition",
+        wings: str = FOLLOW_GAME,
+        scoring: str = FOLLOW_GAME,
         name: str = "search",
     ) -> None:
         if budget < 1:
@@ -135,25 +141,31 @@ class SearchAgent:
             raise ConfigError(f"search width must be at least 1 candidate, got {width}")
         if time_limit < 0:
             raise ConfigError(f"search time must be >= 0 seconds (0 = no cap), got {time_limit}")
-        if wings not in ("douzero", "rlcard"):
-            raise ConfigError(f"search wings={wings!r}: use 'douzero' or 'rlcard' (the game's wing rule)")
-        if scoring not in SCORING_RULES:
-            raise ConfigError(f"search scoring={scoring!r}: use one of {', '.join(SCORING_RULES)}")
+        if wings not in (FOLLOW_GAME, "douzero", "rlcard"):
+            raise ConfigError(f"search wings={wings!r}: leave it out (the game's wing rule is used)")
+        if scoring not in (FOLLOW_GAME, *SCORING_RULES):
+            raise ConfigError(f"search scoring={scoring!r}: leave it out (the game's scoring is used)")
         self.name = name
         self.budget = budget
         self.width = width
         self.time_limit = time_limit
         self.wings = wings
         self.scoring = scoring
-        self.strict = wings == "rlcard"
         self._rng = as_generator(seed)
-        self._games: dict[bool, DouDizhuGame] = {}
+        self._games: dict[DouDizhuConfig, DouDizhuGame] = {}
 
-    def _game(self, bidding: bool) -> DouDizhuGame:
-        game = self._games.get(bidding)
+    def _game(self, config: DouDizhuConfig) -> DouDizhuGame:
+        """The game the determinizations are sampled from: the rules ``config`` of the real one."""
+        game = self._games.get(config)
         if game is None:
-            game = DouDizhuGame(DouDizhuConfig(scoring=self.scoring, bidding=bidding, wing_rule=self.wings))
-            self._games[bidding] = game
+            checks = (("wings", self.wings, config.wing_rule), ("scoring", self.scoring, config.scoring))
+            for name, asked, rule in checks:
+                if asked not in (FOLLOW_GAME, rule):
+                    raise ConfigError(
+                        f"search:{name}={asked} but the game plays {rule!r}: the agent reads the rules "
+                        f"from the game, leave {name}= out"
+                    )
+            game = self._games[config] = DouDizhuGame(config)
         return game
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
@@ -165,7 +177,8 @@ class SearchAgent:
             return legal_actions[0]
         legal: Sequence[Move] = legal_actions  # type: ignore[assignment]
         obs: DouDizhuObservation = observation
-        sit = Situation.from_observation(obs, self.strict)
+        self._game(obs.config)  # checks a wings=/scoring= alias against the game at once
+        sit = Situation.from_observation(obs, obs.config.wing_rule == "rlcard")
         done = _finishing(sit, legal)
         if done is not None:
             return done
@@ -175,12 +188,22 @@ class SearchAgent:
         return self._search(obs, cands)
 
     def _search(self, obs: DouDizhuObservation, cands: list[Move]) -> Move:
-        game = self._game(bool(obs.bids))
+        totals = self.values(obs, cands)
+        best = 0
+        for j in range(1, len(cands)):
+            if totals[j] > totals[best] + 1e-9:
+                best = j
+        return cands[best]
+
+    def values(self, obs: DouDizhuObservation, cands: Sequence[Move]) -> list[float]:
+        """Summed rollout returns of the observer's seat for each candidate, under the game's
+        rules (what the search maximises; every candidate sees the same determinizations)."""
+        game = self._game(obs.config)
         me = obs.player
         totals = [0.0] * len(cands)
         rounds = max(1, self.budget // len(cands))
         deadline = time.perf_counter() + self.time_limit if self.time_limit > 0 else None
-        strict = self.strict
+        strict = game.strict
         for i in range(rounds):
             cancel.check()  # a round is len(cands) rollouts: a few ms, so check each one
             world = game.sample_state(obs, self._rng)
@@ -190,11 +213,7 @@ class SearchAgent:
                 totals[j] += rollout(state, strict)[me]
             if deadline is not None and i + 1 < rounds and time.perf_counter() > deadline:
                 break
-        best = 0
-        for j in range(1, len(cands)):
-            if totals[j] > totals[best] + 1e-9:
-                best = j
-        return cands[best]
+        return totals
 
 
 __all__ = ["SearchAgent", "candidate_moves", "rollout"]

@@ -1,4 +1,4 @@
-"""Expectimax over the player's own draws and discards (the paper's baseline, spec §2).
+"""Expectimax over the player's own draws and discards (the paper's baseline, ``docs/mahjong.md`` §10).
 
 The tree
 --------
@@ -29,8 +29,9 @@ draws) share one value.
 
 Values are points, the unit of the game's payments, from the player's side: an in-tree win
 is what the three others pay for the self-draw (base + tai x per-tai each, dealer tai where
-the dealer is involved), with the stakes of the agent's ``config`` (the default
-:class:`~paiju.mahjong.config.MahjongConfig`: base 1000, 500 per tai -- the paper's).
+the dealer is involved), by the tai table and stakes of the game being played (the
+:class:`~paiju.mahjong.config.MahjongConfig` that the observation carries; the default is
+the paper's base 1000, 500 per tai).
 
 The hand-made defaults
 ----------------------
@@ -427,7 +428,6 @@ class ExpectimaxAgent:
         claim_depth: int = 1,
         ordering: OrderingFunction | None = None,
         leaf: LeafEvaluator | None = None,
-        config: MahjongConfig | None = None,
         name: str = "expectimax",
     ) -> None:
         if depth < 1 or claim_depth < 1:
@@ -440,7 +440,6 @@ class ExpectimaxAgent:
         self.claim_depth = claim_depth
         self.ordering: OrderingFunction = ordering or ShantenOrdering()
         self.leaf: LeafEvaluator = leaf or WinningSpeedEvaluator()
-        self.config = config or MahjongConfig()
         self.last_search: ExpectimaxSearch | None = None
         """The search behind the latest turn decision (for inspection and benchmarks)."""
         # deterministic: the seed is accepted for the registry's uniform interface only
@@ -456,7 +455,7 @@ class ExpectimaxAgent:
             sets=n // 3,
             unseen=tuple(obs.unseen_counts()),
             draws_left=draws_left(obs),
-            config=self.config,
+            config=obs.config,  # the game's rules, which the observation carries
         )
 
     def search(self, ctx: SearchContext, depth: int | None = None) -> ExpectimaxSearch:
