@@ -42,7 +42,7 @@ Action space (fixed, ``NUM_ACTIONS = 109``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
@@ -208,7 +208,7 @@ class MahjongObservation:
     scores: tuple[int, ...]
     """Points won so far in this game (all zeros in single-hand mode until the end)."""
     last_result: HandResult | None
-    config: MahjongConfig = MahjongConfig()
+    config: MahjongConfig = field(default_factory=MahjongConfig)
     """The rules of the table (public, as at a real table): agents value hands by its tai
     table and stakes, never by defaults of their own."""
 
