@@ -62,7 +62,7 @@ def test_non_finite_floats_are_not_numbers_here(value: str) -> None:
 def test_closed_string_parameters_list_their_choices() -> None:
     with pytest.raises(ConfigError, match=r"mode='c' is not one of a, b"):
         _toy_registry().resolve("walker:mode=c")
-    with pytest.raises(ConfigError, match=r"scoring='friendly' is not one of competition, casual"):
+    with pytest.raises(ConfigError, match=r"scoring='friendly' is not one of game, competition, casual"):
         load_agents("doudizhu").resolve("search:scoring=friendly")
 
 

@@ -3,7 +3,7 @@
 Every game in paiju (Dou Dizhu, Taiwan mahjong, yuxi, the small test games) implements
 this API, and every algorithm (MCTS, Expectimax, the arena, self-play) speaks only this API.
 
-Design points (see ``../shared/spec/STYLE.md`` guidelines 1-4, 10-12):
+Design points (``docs/design.md`` §1-4, §10-12):
 
 * ``State.apply`` is a template method: it checks that the game is not over and that the
   action is legal, raising :class:`IllegalMoveError` naming the move and the reason, then
@@ -143,6 +143,15 @@ class State(ABC):
             self._check_chance_outcome(action)
         elif not self._is_legal(action):
             raise IllegalMoveError(self._illegal_reason(action))
+        self._apply(action)
+
+    def apply_trusted(self, action: Action) -> None:
+        """Play ``action`` without checking it: the fast path of rollouts and searches.
+
+        Only for an action taken from this state's :meth:`legal_actions` (or a chance outcome
+        it can produce); anything else corrupts the state. Code outside a game calls this, never
+        the game's own ``_apply``.
+        """
         self._apply(action)
 
     def apply_chance(self, rng: SeedLike) -> Action:

@@ -621,6 +621,30 @@ class DouDizhuState(State):
         raise InvalidNotationError(f"{action!r} is not a Dou Dizhu action")
 
     # ---- engine accessors (for records and tools, not for agents) ----------------------------
+    # ---- fast interface for rollouts and searches (no copies, no checks) -----------------------
+    @property
+    def in_card_play(self) -> bool:
+        """The card play is on (not dealing, bidding, or over)."""
+        return self._phase == _PLAY
+
+    @property
+    def packed_hands(self) -> list[int]:
+        """The three hands as packed count keys (:mod:`paiju.doudizhu.moves`), by seat.
+
+        The state's own list, for speed: read it, never modify it.
+        """
+        return self._hands
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Cards left per seat (the state's own list: read only)."""
+        return self._sizes
+
+    @property
+    def trick_owner(self) -> int | None:
+        """Seat that played the move to beat, None on a free lead."""
+        return self._owner if self._trick is not None else None
+
     @property
     def phase(self) -> str:
         """``"deal"``, ``"bidding"``, ``"play"`` or ``"over"``."""

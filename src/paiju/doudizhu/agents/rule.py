@@ -208,7 +208,8 @@ def beatable(move: Move, sit: Situation) -> bool:
     return any(b.size <= most for b in generate(sit.unseen, move, strict=sit.strict))
 
 
-def _finishing(sit: Situation, legal: Sequence[Move]) -> Move | None:
+def finishing_move(sit: Situation, legal: Sequence[Move]) -> Move | None:
+    """A legal move that empties the hand (a bomb or rocket preferred: it doubles), or None."""
     n = sit.sizes[sit.me]
     best = None
     for m in legal:
@@ -217,7 +218,8 @@ def _finishing(sit: Situation, legal: Sequence[Move]) -> Move | None:
     return best
 
 
-def _lowest_of_width(hand: int, width: int) -> Move | None:
+def lowest_of_width(hand: int, width: int) -> Move | None:
+    """The lowest solo (``width`` 1) or pair (2) of packed hand ``hand``, or None."""
     c = counts_of(hand)
     for r in range(15):
         if c[r] >= width:
@@ -247,18 +249,18 @@ def lead_order(sit: Situation, plays: Sequence[Move]) -> list[Move]:
 
 
 def rule_lead(sit: Situation, legal: Sequence[Move]) -> Move:
-    done = _finishing(sit, legal)
+    done = finishing_move(sit, legal)
     if done is not None:
         return done
     partner = sit.partner
     if partner is not None:
         ps = sit.sizes[partner]
         if ps == 1:
-            feed = _lowest_of_width(sit.hand, 1)
+            feed = lowest_of_width(sit.hand, 1)
             if feed is not None:
                 return feed
         elif ps == 2:
-            feed = _lowest_of_width(sit.hand, 2)
+            feed = lowest_of_width(sit.hand, 2)
             if feed is not None and feed.rank < _TWO:
                 return feed
     plays = split_leads(sit.hand, sit.strict)
@@ -278,7 +280,7 @@ def rule_lead(sit: Situation, legal: Sequence[Move]) -> Move:
 
 
 # ---- follow ---------------------------------------------------------------------------------
-def _ranked_answers(sit: Situation, normal: Sequence[Move]) -> list[tuple[int, int, Move]]:
+def ranked_answers(sit: Situation, normal: Sequence[Move]) -> list[tuple[int, int, Move]]:
     """Non-bomb answers as (plays left after it, main rank, move), best first."""
     hand = sit.hand
     value = groups_left if sit.fast else plays_left
@@ -286,7 +288,7 @@ def _ranked_answers(sit: Situation, normal: Sequence[Move]) -> list[tuple[int, i
 
 
 def rule_follow(sit: Situation, legal: Sequence[Move]) -> Move:
-    done = _finishing(sit, legal)
+    done = finishing_move(sit, legal)
     if done is not None:
         return done
     beat = sit.to_beat
@@ -312,7 +314,7 @@ def rule_follow(sit: Situation, legal: Sequence[Move]) -> Move:
         if danger == 1 and beat.type == _SOLO:
             return max(normal, key=lambda m: m.rank)
         cur = groups_left(sit.hand) if sit.fast else plays_left(sit.hand)
-        p, rank, m = _ranked_answers(sit, normal)[0]
+        p, rank, m = ranked_answers(sit, normal)[0]
         if p <= cur - 1:
             return m
         if p == cur and (rank < _TWO or owner_size <= 10):
@@ -379,10 +381,13 @@ __all__ = [
     "beatable",
     "bid_for",
     "clear_caches",
+    "finishing_move",
     "groups_left",
     "hand_strength",
     "lead_order",
+    "lowest_of_width",
     "plays_left",
+    "ranked_answers",
     "rule_follow",
     "rule_lead",
     "rule_move",

@@ -47,11 +47,11 @@ from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
 from paiju.doudizhu.agents.rule import (
     Situation,
-    _finishing,
-    _lowest_of_width,
-    _ranked_answers,
     bid_for,
+    finishing_move,
     lead_order,
+    lowest_of_width,
+    ranked_answers,
     rule_move,
     split_leads,
 )
@@ -59,7 +59,6 @@ from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuObser
 from paiju.doudizhu.moves import PASS, Move
 from paiju.doudizhu.scoring import SCORING_RULES
 
-_PLAY = 2  # DouDizhuState phase code of the card play
 FOLLOW_GAME = "game"
 """Default of ``wings=``/``scoring=``: play by the game's rules (the only way since they are
 read from the observation; naming a rule only checks it)."""
@@ -76,13 +75,13 @@ def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[M
     if sit.to_beat is None:
         pool += lead_order(sit, split_leads(sit.hand, sit.strict))
         for width_ in (1, 2):
-            low = _lowest_of_width(sit.hand, width_)
+            low = lowest_of_width(sit.hand, width_)
             if low is not None:
                 pool.append(low)
     else:
         normal = [m for m in legal if m.type != 0 and m.type != 4 and m.type != 5]
         pool.append(PASS)
-        pool += [m for _, _, m in _ranked_answers(sit, normal)]
+        pool += [m for _, _, m in ranked_answers(sit, normal)]
         pool += sorted((m for m in legal if m.type == 4 or m.type == 5), key=lambda m: (m.type, m.rank))
     for m in pool:
         if len(out) >= width:
@@ -95,30 +94,31 @@ def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[M
 def rollout(state: DouDizhuState, strict: bool) -> list[float]:
     """Finish a full-information game with the rule policy in every seat; the returns.
 
-    Reads the state's packed hands directly (same package; this is the hot loop): each seat
-    is given only its own hand and the union of the other two as "unseen".
+    Uses the state's fast interface (packed hands, unchecked moves: this is the hot loop);
+    each seat is given only its own hand and the union of the other two as "unseen".
     """
-    while state._phase == _PLAY:
-        p = state._player
-        legal = state._legal_actions()
+    while state.in_card_play:
+        p = state.current_player()
+        legal: list[Move] = state.legal_actions()  # type: ignore[assignment]
         if len(legal) == 1:
             move = legal[0]
         else:
-            hands = state._hands
-            trick = state._trick
+            hands = state.packed_hands
+            landlord = state.landlord
+            assert landlord is not None
             sit = Situation(
                 hand=hands[p],
                 me=p,
-                landlord=state._landlord,
-                sizes=tuple(state._sizes),
-                to_beat=trick,
-                owner=state._owner if trick is not None else None,
+                landlord=landlord,
+                sizes=tuple(state.hand_sizes),
+                to_beat=state.to_beat,
+                owner=state.trick_owner,
                 unseen=hands[0] + hands[1] + hands[2] - hands[p],
                 strict=strict,
                 fast=True,
             )
-            move = rule_move(sit, legal)  # type: ignore[arg-type]
-        state._apply(move)
+            move = rule_move(sit, legal)
+        state.apply_trusted(move)
     return state.returns()
 
 
@@ -179,7 +179,7 @@ class SearchAgent:
         obs: DouDizhuObservation = observation
         self._game(obs.config)  # checks a wings=/scoring= alias against the game at once
         sit = Situation.from_observation(obs, obs.config.wing_rule == "rlcard")
-        done = _finishing(sit, legal)
+        done = finishing_move(sit, legal)
         if done is not None:
             return done
         cands = candidate_moves(sit, legal, self.width)
@@ -209,7 +209,7 @@ class SearchAgent:
             world = game.sample_state(obs, self._rng)
             for j, move in enumerate(cands):
                 state = world.clone()
-                state._apply(move)
+                state.apply_trusted(move)
                 totals[j] += rollout(state, strict)[me]
             if deadline is not None and i + 1 < rounds and time.perf_counter() > deadline:
                 break
