@@ -1,4 +1,4 @@
-"""The Dou Dizhu agent ladder and the RLCard anchor, in one run (spec ``doudizhu.md`` §4).
+"""The Dou Dizhu agent ladder and the RLCard anchor, in one run (``docs/ddz-agents.md``).
 
 Every adjacent pair of rungs (default ``random < policy:model=small < greedy <
 policy:model=large < rule < search``) plays a duplicate match in the core arena

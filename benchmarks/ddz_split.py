@@ -1,4 +1,4 @@
-"""Hand-splitting benchmark (spec ``doudizhu.md`` §3.1-3.2): speed and baseline quality.
+"""Hand-splitting benchmark (``docs/splitting.md``): speed and baseline quality.
 
 For N fixed-seed random deals it takes the landlord's 20-card and farmer 1's 17-card hand
 and, per hand and method, times one call in CPU seconds of the calling thread
@@ -14,7 +14,8 @@ and, per hand and method, times one call in CPU seconds of the calling thread
 There is no peer implementation of either splitter, so the ratio printed is
 heuristic time / exact time in the same process. Quality: the share of hands where the
 baseline needs more groups than the optimum (Wilson 95% interval) and the distribution of the
-excess; also how often decoding the exact split's own tags (§3.3) gives it back unchanged.
+excess; also how often decoding the exact split's own tags (``docs/splitting.md``, Tags) gives it
+back unchanged.
 
     .venv/bin/python benchmarks/ddz_split.py            # 10,000 deals (about a minute)
     .venv/bin/python benchmarks/ddz_split.py --deals 500

@@ -1,4 +1,4 @@
-"""Card, hand and deal notation (spec §1): round trips, errors, the paper's deal algorithm."""
+"""Card, hand and deal notation (``docs/doudizhu.md`` §1): round trips, errors, the paper's deal algorithm."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def test_deal_round_trip(seed: int) -> None:
 def test_deal_errors_name_the_problem() -> None:
     good = Deal.random(1)
     a, b, c = (str(h) for h in good.hands)
-    # the example deal of the spec has 53 cards: a '4' is missing from the landlord's hand
+    # the 53-card example deal of docs/doudizhu.md §1: a '4' is missing from the landlord's hand
     with pytest.raises(
         InvalidNotationError, match=r"not a partition of the 54 cards \(53 cards\): 1 x '4' missing"
     ):
@@ -118,7 +118,7 @@ def test_deal_errors_name_the_problem() -> None:
 
 
 def test_random_deal_is_the_papers_algorithm() -> None:
-    """Deal.random(rng) must equal dealing rng.permutation(54) by the rule of spec §2."""
+    """Deal.random(rng) must equal dealing rng.permutation(54) by the rule of ``docs/doudizhu.md`` §4."""
     deck = [r for r in range(15) for _ in range(MAX_COUNT[r])]
     for seed in range(20):
         order = np.random.default_rng(seed).permutation(54)

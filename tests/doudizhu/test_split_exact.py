@@ -2,7 +2,7 @@
 
 Oracles (nothing shared with ``split_exact``):
 
-* brute force for small hands: DouZero's move generator (the peer, spec §2 rules) lists every
+* brute force for small hands: DouZero's move generator (the peer, ``docs/doudizhu.md`` §2) lists every
   legal move of the hand; a memoised search partitions the hand into those moves (basic
   types only for the groups objective), minimising the full tie-break key;
 * an integer program (scipy's HiGHS MILP) over the same move lists for full 17/20-card hands.
@@ -40,7 +40,7 @@ def dz_moves(counts: Counts) -> list[tuple[Counts, int]]:
     """Every legal move of the hand with its type, as (count vector, DouZero type number).
 
     The type is the DouZero generator that produced the move (``gen_type_<n>_*``), not
-    DouZero's classifier (which misreads some airplanes, spec §2 D2/D3). A card set with two
+    DouZero's classifier (which misreads some airplanes, ``docs/doudizhu.md`` §3 D2/D3). A card set with two
     readings (``333444555666``: trio chain, or airplane with ``666`` as three solo wings)
     appears once per reading.
     """

@@ -1,4 +1,4 @@
-"""The paper's 40-priority-order baseline (spec §3.1)."""
+"""The paper's 40-priority-order baseline (``docs/splitting.md``, The baseline)."""
 
 from __future__ import annotations
 

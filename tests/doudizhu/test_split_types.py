@@ -1,4 +1,4 @@
-"""Split values, their notation and the per-card tag codec (spec §3, §3.3)."""
+"""Split values, their notation and the per-card tag codec (``docs/splitting.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tai scoring: one hand-checked example per pattern of RULES-mahjong.md T1, the non-repeat
+"""Tai scoring: one hand-checked example per pattern of ``docs/mahjong-rules.md`` T1, the non-repeat
 exclusions of T2, the best arrangement, and the payments of T3.
 
 Each expected breakdown was worked out by hand from the table (the comment says why); the

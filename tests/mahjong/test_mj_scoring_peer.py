@@ -8,7 +8,7 @@ independently, whatever their number of sets); there the check is that the decom
 random hand was built from is always found, and that every decomposition is a real one.
 
 The peer also knows seven pairs and thirteen orphans, which Taiwan 16-tile mahjong does not
-have (RULES-mahjong.md §5): those peer-only shapes are recognised and skipped explicitly.
+have (``docs/mahjong-rules.md`` §5): those peer-only shapes are recognised and skipped explicitly.
 """
 
 from __future__ import annotations

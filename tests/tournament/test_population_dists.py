@@ -1,4 +1,4 @@
-"""Agent populations, pool files, simulated and recorded score distributions (spec dih.md §1)."""
+"""Agent populations, pool files, simulated and recorded score distributions (``docs/dih.md`` §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Validation by simulated tournaments (spec dih.md §4): Algorithm 1, rank points, P1/P2."""
+"""Validation by simulated tournaments (``docs/dih.md`` §7): Algorithm 1, rank points, P1/P2."""
 
 from __future__ import annotations
 

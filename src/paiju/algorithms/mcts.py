@@ -4,7 +4,7 @@ One search for every game on the core protocol; it imports nothing but ``paiju.c
 
 * **Selection** by UCT, ``Q + c * sqrt(ln N_parent / N_child)`` with unvisited moves first,
   or by PUCT, ``Q + c * P * sqrt(N_parent) / (1 + N_child)`` with priors ``P`` from the
-  evaluator (AlphaZero's rule; the spec's yuxi formula).
+  evaluator (AlphaZero's rule, the one the yuxi talk uses).
 * **Leaf evaluation** by an :class:`Evaluator`: ``evaluate(state)`` gives one value per
   seat, ``prior(state)`` gives ``[(action, p)]`` over the legal moves. The default
   :class:`RandomRolloutEvaluator` plays uniform random games to the end (through a state's
@@ -26,7 +26,7 @@ One search for every game on the core protocol; it imports nothing but ``paiju.c
     self-play snapshot), and at another seat's turn that seat's own policy chooses the
     move from its own ``observation(seat)``; the move is followed, not searched, and a leaf
     is evaluated only once the searcher (or chance) is to move again (the yuxi talk's
-    scheme, see ``shared/spec/yuxi.md`` section 2). Hidden cards then only reach the
+    scheme, ``docs/design.md`` §11). Hidden cards then only reach the
     searcher through the values of its own future positions, as in the original system.
     Combined with determinization, the policies act on the sampled states instead.
 

@@ -28,7 +28,7 @@ def _say(text: str) -> None:
     console.print(text, markup=False, soft_wrap=True)
 
 
-# --- engine commands: `paiju ddz moves | deal | play` (spec §1-2) ------------------------------
+# --- engine commands: `paiju ddz moves | deal | play` (docs/doudizhu.md) ------------------------------
 
 
 @app.command("moves")
@@ -191,7 +191,7 @@ def play_command(
     )
 
 
-# --- `paiju ddz split`: hand splitting (拆牌, spec §3) ----------------------------------------
+# --- `paiju ddz split`: hand splitting (拆牌, docs/splitting.md) ----------------------------------------
 
 
 @app.command("split")

@@ -174,7 +174,7 @@ def select(
         console.print(f"left out {len(loaded.excluded)} deal(s) with fewer than {min_plays} plays")
 
 
-# --- score distributions (spec §1) and validation by simulated tournaments (spec §4) -------
+# --- score distributions (docs/dih.md §6) and validation by simulated tournaments (§7) ---
 def _bar_columns() -> tuple[object, ...]:
     from rich.progress import MofNCompleteColumn, TimeRemainingColumn
 
@@ -220,7 +220,7 @@ def dists_command(
     pool: Annotated[
         Path | None,
         typer.Option(
-            "--pool", parser=input_file, help="Pool file: simulate the population on every deal (§1 b)."
+            "--pool", parser=input_file, help="Pool file: simulate the population on every deal (§6 b)."
         ),
     ] = None,
     records: Annotated[
@@ -228,7 +228,7 @@ def dists_command(
         typer.Option(
             "--records",
             parser=parquet_input,
-            help="Game-record directory or file (§1 a); repeat for several.",
+            help="Game-record directory or file (docs/dih.md §6 a); repeat for several.",
         ),
     ] = None,
     plays: Annotated[

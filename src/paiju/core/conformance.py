@@ -1,4 +1,4 @@
-"""The one API-conformance suite every game in paiju must pass (STYLE.md guideline 10).
+"""The one API-conformance suite every game in paiju must pass (``docs/design.md`` §10).
 
 Each game's tests call :func:`check_game_api` (or the individual checks). The checks play
 seeded random games and assert, at every step:

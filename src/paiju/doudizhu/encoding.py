@@ -17,7 +17,7 @@ One decision is encoded once as a :class:`Decision`:
 The network expands these compact integers into one-hot and "at least k cards" (thermometer)
 features itself, so training sets stay small (a candidate is 19 bytes, not ~170 floats) and
 the agent and the trainer share one code path. This module is numpy only: torch stays out of
-the rules modules (STYLE.md guideline 3).
+the rules modules (``docs/design.md`` §3).
 
 :data:`ENCODING_VERSION` is stored in every checkpoint; a checkpoint trained on another
 version is refused when loaded.

@@ -1,4 +1,4 @@
-"""Hand splitting (拆牌, spec ``doudizhu.md`` §3): typed splits, the tag codec, the solvers.
+"""Hand splitting (拆牌, ``docs/splitting.md``): typed splits, the tag codec, the solvers.
 
 A **split** partitions a hand into groups of the eight basic types (solo, solo chain, pair,
 pair chain, trio, trio chain, bomb, rocket); kickers are not a type of their own (a trio
@@ -13,14 +13,14 @@ with a solo is a trio group plus a solo group). Values carry their notation::
 Solvers (all on 15-count vectors underneath, see :mod:`paiju.doudizhu.split_exact` and
 :mod:`paiju.doudizhu.split_heuristic`):
 
-* ``split(hand, method="heuristic")``: the paper's 40-priority-order baseline (§3.1);
+* ``split(hand, method="heuristic")``: the paper's 40-priority-order baseline;
 * ``split(hand, method="exact", objective="groups")``: a provably fewest-groups split;
 * ``split(hand, method="exact", objective="plays")``: a fewest-plays split, where a trio
   carries one solo or pair, an airplane one kicker per trio, a four two solos or two pairs
   (the kickers stay separate solo/pair groups; :meth:`Split.plays` shows the attachment).
 
-Why the tag codec lives here: the sequence tagger of §3.3 predicts one label per card, and
-training, decoding and the repair-rate metric all need the same deterministic mapping
+Why the tag codec lives here: the sequence tagger (``docs/splitting.md``, Tags) predicts one label per
+card, and training, decoding and the repair-rate metric all need the same deterministic mapping
 between splits and label strings.
 """
 
@@ -58,7 +58,8 @@ __all__ = [
 METHODS: Final = ("exact", "heuristic")
 OBJECTIVES: Final = ("groups", "plays")
 LABELS: Final = "0123"
-"""Tag labels (spec §3.3): 0 solo/solo chain, 1 pair/pair chain, 2 trio/trio chain, 3 bomb/rocket."""
+"""Tag labels (``docs/splitting.md``, Tags): 0 solo/solo chain, 1 pair/pair chain, 2 trio/trio chain,
+3 bomb/rocket."""
 
 _CHAIN_TOP: Final = 11
 _SMALL_JOKER: Final = 13
@@ -66,7 +67,7 @@ _BIG_JOKER: Final = 14
 
 
 class GroupType(StrEnum):
-    """The eight basic group types of a split (spec §3), valued by their spec names."""
+    """The eight basic group types of a split (``docs/splitting.md``), valued by their English names."""
 
     SOLO = "solo"
     SOLO_CHAIN = "solo chain"
@@ -79,7 +80,7 @@ class GroupType(StrEnum):
 
     @property
     def label(self) -> int:
-        """The tag label of §3.3 (0 solo-like, 1 pair-like, 2 trio-like, 3 bomb/rocket)."""
+        """The tag label (``docs/splitting.md``, Tags): 0 solo-like, 1 pair-like, 2 trio-like, 3 bomb."""
         return _LABEL[self]
 
     @property
@@ -222,7 +223,7 @@ def _from_raw(raw: tuple[int, int, int]) -> Group:
 class Play:
     """A carrier group with the kicker groups it takes, or a group played alone.
 
-    ``kind`` names the move type of spec §2 (``"trio with solo"``, ``"airplane with
+    ``kind`` names the move type of ``docs/doudizhu.md`` §2 (``"trio with solo"``, ``"airplane with
     wings"``, ``"four with two"``...).
     """
 
@@ -320,7 +321,7 @@ class Split:
 
     @classmethod
     def from_tags(cls, hand: Hand | str, tags: str | Sequence[int], *, repair: bool = True) -> Split:
-        """Decode per-card tags (spec §3.3) into a split; see :func:`repair_tags` for the
+        """Decode per-card tags (``docs/splitting.md``, Tags) into a split; see :func:`repair_tags` for the
         repair of tags that cannot be decoded as given (``repair=False`` raises instead)."""
         counts = _hand_counts(hand)
         labels = _parse_tags(counts, tags)
@@ -376,7 +377,7 @@ class Split:
 
     def plays(self) -> tuple[Play, ...]:
         """These groups as the fewest plays: kickers attached to trios, airplanes and fours
-        by the DouZero rules of spec §2 (see :func:`paiju.doudizhu.split_exact.max_kickers`),
+        by the DouZero rules of ``docs/doudizhu.md`` §2 (see :func:`paiju.doudizhu.split_exact.max_kickers`),
         listed by body in the split's canonical order. Deterministic: airplanes (longest,
         then highest) choose first, then fours and trios from the highest; solo kickers are
         the lowest the rules allow, pair kickers come from the ranks with most pairs left."""
@@ -609,7 +610,7 @@ def _chain_units(units: list[int], shortest: int) -> list[tuple[int, int]]:
 
 
 def _decode(per_rank: Sequence[Sequence[int]], counts: tuple[int, ...]) -> Split:
-    """Decode decodable per-rank label counts (spec §3.3 rule)."""
+    """Decode decodable per-rank label counts (the rule of ``docs/splitting.md``, Tags)."""
     groups: list[Group] = []
     for label, width, chain_type, single_type, shortest in (
         (0, 1, GroupType.SOLO_CHAIN, GroupType.SOLO, 5),
@@ -762,7 +763,7 @@ def _split_of(raw: Iterable[tuple[int, int, int]], counts: tuple[int, ...]) -> S
 
 
 def heuristic(hand: Hand | str | Sequence[int]) -> Split:
-    """The paper's baseline (spec §3.1): fewest groups over the 40 greedy priority orders."""
+    """The paper's baseline (``docs/splitting.md``): fewest groups over the 40 greedy priority orders."""
     counts = _hand_counts(hand)
     groups, _ = heuristic_split(counts)
     return _split_of(groups, counts)

@@ -1,4 +1,4 @@
-"""Exact minimum hand splits (spec ``doudizhu.md`` §3.2), on 15-count vectors.
+"""Exact minimum hand splits (``docs/splitting.md``, Exact), on 15-count vectors.
 
 This module is the engine behind ``split(..., method="exact")``; it knows nothing of the
 typed values of :mod:`paiju.doudizhu.split` and returns *raw groups* ``(kind, low, length)``
@@ -15,7 +15,7 @@ memo key is the count suffix from that rank up, which keeps the state space tiny
 states for a 20-card hand) and lets the cache serve every later call too.
 
 **Fewest plays** (a trio carries one solo or pair, an airplane one kicker per trio, a four
-two solos or two pairs, with the DouZero kicker rules of spec §2). Every chain multiset is
+two solos or two pairs, with the DouZero kicker rules of ``docs/doudizhu.md`` §2). Every chain multiset is
 enumerated (a depth-first search with the same "chain must start at the lowest rank"
 branching, multisets visited once); what is left is summarised by a *signature* (how many
 ranks hold 1, 2, 3, 4 leftover cards, the jokers, and each airplane's length and
@@ -211,7 +211,7 @@ def max_kickers(
     solos or two pairs) and ``airplanes`` ``(k, f)``: a trio chain of ``k`` trios (exactly
     ``k`` solos or ``k`` pairs) with ``f`` solo groups at ranks inside its body.
 
-    Rules (DouZero's, spec §2): a solo kicker may not share its carrier's rank (that is the
+    Rules (DouZero's, ``docs/doudizhu.md`` §2): a solo kicker may not share its carrier's rank (that is the
     ``f``); several solo kickers may share a rank; the pairs of one carrier have distinct
     ranks. Every solo is forbidden to at most one carrier, so by Hall's theorem a set of
     solo-mode carriers with demands ``k_i`` is served iff ``sum k_i <= solos`` and every

@@ -1,4 +1,4 @@
-"""The paper's minimum-combination baseline (spec ``doudizhu.md`` §3.1), on count vectors.
+"""The paper's minimum-combination baseline (``docs/splitting.md``, The baseline), on count vectors.
 
 Five extractable types {trio, bomb, solo chain, pair chain, trio chain}; of their 120
 priority orders, the 40 where trio comes after both bomb and trio chain are kept (a trio

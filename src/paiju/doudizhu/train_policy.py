@@ -1,6 +1,6 @@
 """Train the ``policy`` Dou Dizhu agent by imitation of recorded games (one readable file).
 
-CleanRL style (STYLE.md guideline 14): a ``@dataclass`` of arguments with a help text per
+CleanRL style (``docs/design.md`` §14): a ``@dataclass`` of arguments with a help text per
 field, a seeding block, a run name, and the whole loop below in plain sight. It imports the
 library for everything game-specific (records, engine, encoding, network).
 

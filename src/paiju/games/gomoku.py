@@ -6,8 +6,8 @@ shown ``x``) moves first, a move is a cell ``row * cols + col``, the first playe
 an overline also wins), a full board is a draw. The board may be rectangular
 (``Gomoku(rows=9, cols=13)``); OpenSpiel only has square ones.
 
-It is the spec's "the same search trains on gomoku unchanged" check: the MCTS and AlphaZero
-code never import it. Stones are bit masks laid out with one always-empty guard column
+It is the check that the same search trains on gomoku unchanged (``docs/design.md`` §13): the MCTS
+and AlphaZero code never import it. Stones are bit masks laid out with one always-empty guard column
 (``bit = row * (cols + 1) + col``), so a run test is a few shift-and-``&`` steps per
 direction and no run can wrap from one row into the next.
 """

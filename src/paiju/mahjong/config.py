@@ -1,6 +1,6 @@
 """Rule flags and the tai table of Taiwan 16-tile mahjong (no flowers).
 
-Every default below is the one proposed in ``shared/spec/RULES-mahjong.md`` §8 / T1-T3; the
+Every default below is a rule of ``docs/mahjong-rules.md`` (§8, T1-T3); the
 choices where the sources disagree are written down in ``docs/mahjong.md``. Both dataclasses
 are frozen so a config can be shared by every state of a game (and by clones) safely.
 """
@@ -18,12 +18,12 @@ Mode = Literal["hand", "game"]
 EXTRA_PATTERNS = ("無字", "斷么九", "四槓", "明槓", "暗槓")
 MAX_HANDS_PER_GAME = 1000
 """Largest ``max_hands``: a real 將 is 16-25 hands, so 1,000 only bounds a pathological game."""
-"""Optional single-source patterns, off by default (RULES T1 'Optional extras')."""
+"""Optional single-source patterns, off by default (``docs/mahjong-rules.md`` T1, extras)."""
 
 
 @dataclass(frozen=True)
 class TaiTable:
-    """Tai value of every pattern (RULES-mahjong.md T1, table ``atawmj_2009`` defaults)."""
+    """Tai value of every pattern (``docs/mahjong-rules.md`` T1, table ``atawmj_2009`` defaults)."""
 
     dealer: int = 1
     """莊家: +1 between the dealer and his counterparty."""
@@ -96,7 +96,7 @@ class TaiTable:
 
 @dataclass(frozen=True)
 class MahjongConfig:
-    """Rule flags (RULES-mahjong.md §8) plus stake and game-length settings."""
+    """Rule flags (``docs/mahjong-rules.md`` §8) plus stake and game-length settings."""
 
     mode: Mode = "hand"
     """``"hand"``: one hand (the arena's unit); ``"game"``: a full 將 of ``rounds`` 圈."""
@@ -111,9 +111,9 @@ class MahjongConfig:
     tai_table: str = "atawmj_2009"
     tai: TaiTable = field(default_factory=TaiTable)
     non_repeat: bool = True
-    """Non-repeat principle (RULES T2): a pattern implied by a higher one is not added."""
+    """Non-repeat principle (``docs/mahjong-rules.md`` T2): a pattern implied by a higher one is not added."""
     concealed_kong_keeps_menqing: bool = True
-    """A concealed kong does not break 門清 (A, E); W counts any kong as breaking it."""
+    """A concealed kong does not break 門清 (sources A, E of ``docs/mahjong-rules.md``); W: any kong does."""
     wind_pungs_in_four_winds: bool = False
     """Whether 門風/圈風 pung tai are added on top of 小四喜/大四喜."""
     earth_ready: bool = False

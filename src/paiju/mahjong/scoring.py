@@ -1,10 +1,10 @@
 """Winning-hand detection, decomposition and tai scoring of Taiwan 16-tile mahjong.
 
-A winning hand is 5 sets (chow / pung / kong) + 1 pair (RULES-mahjong.md §5). The concealed
+A winning hand is 5 sets (chow / pung / kong) + 1 pair (``docs/mahjong-rules.md`` §5). The concealed
 part is given as a 34-long count vector *including the winning tile*; exposed sets and
 concealed kongs as :class:`~paiju.mahjong.tiles.Meld` values.
 
-Scoring follows RULES-mahjong.md T1-T3:
+Scoring follows ``docs/mahjong-rules.md`` T1-T3:
 
 * every pattern of the T1 table with the values of :class:`~paiju.mahjong.config.TaiTable`;
 * the non-repeat principle (T2): a pattern necessarily implied by a higher one is not added;

@@ -1,7 +1,7 @@
 """Shanten (向聽數) and effective tiles (進張) of regular hands of any size 3k+1 / 3k+2.
 
 A regular hand is k sets (chow / pung) and one pair. Taiwan 16-tile mahjong has no special
-shapes (no seven pairs, no thirteen orphans: ``shared/spec/RULES-mahjong.md`` §5), so this
+shapes (no seven pairs, no thirteen orphans: ``docs/mahjong-rules.md`` §5), so this
 is the only shape. Exposed melds are already complete sets, so the shanten of a player is the
 shanten of his *concealed* tiles alone with ``k = len(concealed) // 3``: a 16/17-tile
 concealed hand needs 5 sets and a pair, 13/14 tiles (one exposed meld) need 4, and so on.
@@ -126,7 +126,7 @@ SUIT_MELDS: tuple[Meld, ...] = tuple(((r, 3),) for r in range(9)) + tuple(
 )
 """The 16 sets inside a numbered suit: 9 pungs, 7 chows."""
 HONOUR_MELDS: tuple[Meld, ...] = tuple(((r, 3),) for r in range(7))
-"""Honours only form pungs (RULES-mahjong.md §3: honours never chow)."""
+"""Honours only form pungs (``docs/mahjong-rules.md`` §3: honours never chow)."""
 
 
 _SPLITS = tuple(

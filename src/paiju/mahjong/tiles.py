@@ -9,7 +9,7 @@ The 34 tile kinds are indexed 0..33 in the order every count-vector algorithm ex
   checked against the PyPI ``mahjong`` package)
 
 Taiwan 16-tile mahjong in paiju is played **without flower tiles** (the source paper removes
-them, see ``shared/spec/RULES-mahjong.md`` §1), so there is no flower kind: ``8z`` and the
+them, see ``docs/mahjong-rules.md`` §1), so there is no flower kind: ``8z`` and the
 like are rejected with a message saying so.
 
 :class:`Tile` is an ``IntEnum``: a tile *is* its kind index, so it indexes count vectors

@@ -1,4 +1,4 @@
-"""Deal selection for competitive Dou Dizhu tournaments: DIH and test cases (spec ``dih.md``).
+"""Deal selection for competitive Dou Dizhu tournaments: DIH and test cases (``docs/dih.md``).
 
 ``dih`` computes the distinction of initial hand exactly in polynomial time,
 ``reference`` keeps the paper's exponential nested sum, ``distributions`` holds score laws

@@ -1,4 +1,4 @@
-"""Exact DIH (distinction of initial hand) in polynomial time (spec ``dih.md`` §2).
+"""Exact DIH (distinction of initial hand) in polynomial time (``docs/dih.md`` §1-2).
 
 n players have i.i.d. totals X_1..X_n with probability mass p on an ascending lattice of
 values, F(<v) = P(X < v). Write X(1) >= X(2) >= ... for the order statistics and

@@ -1,4 +1,4 @@
-"""Score distributions of deals and of a player's tournament total (spec ``dih.md`` §1-2).
+"""Score distributions of deals and of a player's tournament total (``docs/dih.md`` §1-2).
 
 A deal's *score distribution* is the law of the landlord's score when the deal is played
 (the paper: ±(bombs + rockets played), at least 1, so the support is {-6..-1, 1..6}). It is

@@ -1,7 +1,7 @@
-"""Agent populations, deal pools, and the landlord scores they produce (spec ``dih.md`` §1, §4).
+"""Agent populations, deal pools, and the landlord scores they produce (``docs/dih.md`` §6, §7).
 
-Why this module: the validation of deal selection (§4) and the simulated score distributions
-of a pool (§1 (b)) both need "a population of agents plays deal d": the expensive part of
+Why this module: the validation of deal selection (§7) and the simulated score distributions
+of a pool (§6 (b)) both need "a population of agents plays deal d": the expensive part of
 either is playing games, so it is done once, seeded, cached as Parquet, and everything else
 (distributions, Algorithm 1, thousands of tournaments) works on the resulting numbers.
 
@@ -17,11 +17,11 @@ either is playing games, so it is done once, seeded, cached as Parquet, and ever
 * :func:`score_matrix` plays every (combination, deal) once and returns the landlord's scores
   as a ``(combinations × deals)`` matrix, in parallel (processes, or Ray with ``ray=True``),
   cached chunk by chunk as Parquet so an interrupted run resumes and a rerun is instant.
-* :func:`simulate_distributions` is §1 (b): ``plays`` plays of every pool deal, play ``j``
+* :func:`simulate_distributions` is §6 (b): ``plays`` plays of every pool deal, play ``j``
   by combination ``perm_d[j mod C]`` (a seeded permutation per deal, so every combination
   plays a deal equally often, ±1), giving one :class:`~paiju.tournament.distributions.DealDistribution`
   per deal.
-* :func:`distributions_from_records` is §1 (a): game records aggregated with DuckDB by
+* :func:`distributions_from_records` is §6 (a): game records aggregated with DuckDB by
   :func:`paiju.core.records.score_distribution`.
 
 Seeds: game ``(deal i, combination c, replicate j)`` of a run seeded ``S`` draws its agents'
@@ -481,7 +481,8 @@ def score_matrix(
 
 
 def sampling_plan(n_deals: int, n_combinations: int, plays: int, seed: int) -> list[tuple[int, int, int]]:
-    """§1 (b)'s plan: play ``j`` of deal ``i`` is by combination ``perm_i[j mod C]``, replicate ``j // C``.
+    """The plan of ``docs/dih.md`` §6 (b): play ``j`` of deal ``i`` is by combination ``perm_i[j mod C]``,
+    replicate ``j // C``.
 
     ``perm_i`` is a seeded permutation per deal, so each combination plays each deal
     ``plays // C`` or ``plays // C + 1`` times and which ones get the extra play varies by deal.
@@ -506,7 +507,7 @@ def simulate_distributions(
     use_ray: bool = False,
     progress: Progress | None = None,
 ) -> list[DealDistribution]:
-    """§1 (b): every deal's landlord-score distribution from ``plays`` plays by the population."""
+    """Every deal's landlord-score law from ``plays`` plays by the population (``docs/dih.md`` §6 b)."""
     canon = [canonical_deal(d) for d in deals]
     jobs = sampling_plan(len(canon), len(population), plays, seed)
     scores = play_jobs(
@@ -531,7 +532,7 @@ def distributions_from_records(
     min_plays: int = 50,
     game: str | None = "doudizhu",
 ) -> list[DealDistribution]:
-    """§1 (a): per-deal distributions from game records (DuckDB, via ``records.score_distribution``).
+    """Per-deal laws from game records (``docs/dih.md`` §6 a; DuckDB, ``records.score_distribution``).
 
     Deals are re-keyed by canonical notation; a record whose deal is not valid Dou Dizhu
     notation, or whose score is not a whole number, is an error naming the deal.

@@ -15,7 +15,7 @@ Two readings of "the top r scores do not repeat" exist, and both are here:
   n!/(n-k)! p(v_1)...p(v_k) F(<v_k)^(n-k). Run on the paper's example it has exactly the
   paper's term counts (7 values of 1st place, 7 of 2nd when 1st has 4), because the k-th
   place must lie above the lowest value.
-* :func:`nested_sum_dih` (r levels): the spec's DIH(r) = P(X(1) > ... > X(r)), places
+* :func:`nested_sum_dih` (r levels): the paper's DIH(r) = P(X(1) > ... > X(r)), places
   1..r-1 unique and the r-th place value v_r free to be shared; its innermost term is
   n!/(n-r+1)! p(v_1)...p(v_{r-1}) [F(<=v_r)^(n-r+1) - F(<v_r)^(n-r+1)], the probability that
   the best of the remaining n - r + 1 players scores exactly v_r.

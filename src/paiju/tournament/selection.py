@@ -1,4 +1,4 @@
-"""Choosing the deals ("test cases") of a tournament from a pool (spec ``dih.md`` §3).
+"""Choosing the deals ("test cases") of a tournament from a pool (``docs/dih.md`` §4).
 
 * :func:`select_paper`: the paper's method. Each deal's DIH assumes every round plays a deal
   with that deal's score law; rank the pool by it and take the top m, one per round.

@@ -1,4 +1,4 @@
-"""Validation of deal selection by simulated tournaments (spec ``dih.md`` §4, the paper's §1.2).
+"""Validation of deal selection by simulated tournaments (``docs/dih.md`` §7, the paper's §1.2).
 
 The question: do deals chosen by DIH separate players of different skill better than random
 deals? Humans cannot play thousands of controlled events, so, as in the paper, the "players"
@@ -18,14 +18,14 @@ so a tournament costs a few numpy operations and thousands of them take seconds:
 * Tournament (:func:`rank_points`, :func:`distinguishable`): every player plays the round's
   deal; rank by score with ties sharing the better rank; rank points ``2 (n - rank + 1)``;
   the top ``r`` are distinguishable when their point totals differ from each other and from
-  everyone else's (``r`` unique awards, U(r) of §2), so deals are selected with DIH at
+  everyone else's (``r`` unique awards, U(r) of ``docs/dih.md`` §1), so deals are selected with DIH at
   ``top = r + 1``.
 * P1: tournaments with ``m`` distinct random pool deals; P2: the same players with the ``m``
   deals chosen by :func:`~paiju.tournament.selection.select_paper` (and
   :func:`~paiju.tournament.selection.select_joint`). Players are drawn once per tournament
   and shared by P1 and P2 (paired comparison: less noise in the gain than two independent
   series). The selected deals' score distributions come from a *separate* seeded pass of the
-  population over the pool (spec §1 (b)), not from the matrix the tournaments replay.
+  population over the pool (``docs/dih.md`` §6 (b)), not from the matrix the tournaments replay.
 
 Intervals: P1, P2 with Wilson 95% intervals; the gain (P2 - P1)/P1 with a 95% paired
 bootstrap interval over tournaments.

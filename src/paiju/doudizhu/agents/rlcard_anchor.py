@@ -1,6 +1,6 @@
 """``rlcard-rule``: RLCard's Dou Dizhu rule agent (``doudizhu-rule-v1``) behind our agent API.
 
-The external anchor of the ladder (spec §4): our agents play
+The external anchor of the ladder (``docs/ddz-agents.md``): our agents play
 ``rlcard.models.doudizhu_rule_models.DouDizhuRuleAgentV1`` on the same deals with sides
 swapped. RLCard is a test/benchmark-only dependency, so it is imported lazily, when the
 first ``rlcard-rule`` agent is built.
