@@ -37,7 +37,7 @@ def random_counts(rng: random.Random, size: int, cap: int = 4) -> list[int]:
 
 
 def test_shipped_combination_tables_agree_with_the_memoised_combinations() -> None:
-    shipped, built = S._Tables(), built_tables()
+    shipped, built = S.ShantenTables(), built_tables()
     assert shipped.dense is not None and built.dense is None
     rng = random.Random(7)
     for _ in range(5000):
@@ -57,14 +57,14 @@ def test_a_damaged_file_is_rebuilt_not_used(tmp_path: Path, monkeypatch: pytest.
     else:
         bad.write_bytes(damage)
     monkeypatch.setattr(S, "TABLE_FILE", bad)
-    tables = S._Tables()
+    tables = S.ShantenTables()
     assert tables.dense is None  # built afresh
     assert tables.distance(parse_counts("123m456p789s1122z"), 4) == 1  # ready: shanten 0
 
 
 @functools.cache
 def built_tables() -> object:
-    return S._Tables(load=False)
+    return S.ShantenTables(load=False)
 
 
 def general_shanten(text: str) -> tuple[str, object]:

@@ -208,7 +208,7 @@ def table_bytes() -> bytes:
     then the three combination tables of :func:`_combination_tables`. Row ids of the suit
     and honour tables fit a byte: there are under 200 distinct rows.
     """
-    tables = _Tables(load=False)
+    tables = ShantenTables(load=False)
     rows = tables.rows[: tables.n_base]
     if len(rows) > 255:
         raise AssertionError(f"{len(rows)} distinct rows do not fit the one-byte row ids")
@@ -269,7 +269,7 @@ def _read_tables(path: Path) -> _Shipped | None:
         return None
 
 
-class _Tables:
+class ShantenTables:
     """The per-suit tables and their combinations (one instance, made at first use).
 
     Read from the shipped file (a few milliseconds) unless ``load=False`` or the file is
@@ -447,16 +447,24 @@ def _base5(key: tuple[int, ...]) -> int:
     return idx
 
 
-_TABLES: _Tables | None = None
+_TABLES: ShantenTables | None = None
 _LOCK = threading.Lock()
 
 
-def _tables() -> _Tables:
+def shanten_tables() -> ShantenTables:
+    """The process's shanten tables, loaded at first use: the fast interface of searches.
+
+    :meth:`ShantenTables.distance` (34 counts, already valid) and
+    :meth:`ShantenTables.distance_at` (the base-5 suit indices of :func:`suit_indices`, kept
+    up to date with ``KIND_STEP`` as tiles come and go) return shanten + 1 without checking
+    their input; the checked public functions (:func:`shanten_counts`, :func:`shanten`) are
+    for everyone else.
+    """
     global _TABLES
     if _TABLES is None:
         with _LOCK:
             if _TABLES is None:
-                _TABLES = _Tables()
+                _TABLES = ShantenTables()
     return _TABLES
 
 
@@ -469,7 +477,7 @@ KIND_STEP = tuple(
 
 
 def suit_indices(counts: Sequence[int]) -> list[int]:
-    """The base-5 indices of the four suits of a hand (for :meth:`_Tables.distance_at`)."""
+    """The base-5 indices of the four suits of a hand (for :meth:`ShantenTables.distance_at`)."""
     out = [0, 0, 0, 0]
     for k in range(NUM_KINDS):
         if counts[k]:
@@ -502,13 +510,13 @@ def shanten_counts(counts: Sequence[int]) -> int:
     n = sum(counts)
     if n % 3 == 0 or not 0 < n <= MAX_TILES:
         sets_needed(n)  # raises the error naming the size
-    return (_TABLES or _tables()).distance(counts, n // 3) - 1
+    return (_TABLES or shanten_tables()).distance(counts, n // 3) - 1
 
 
 def is_complete_counts(counts: Sequence[int]) -> bool:
     """Whether a 3k+2 concealed hand is k sets + a pair (a winning shape)."""
     n = _check_counts(counts)
-    return n % 3 == 2 and _tables().distance(counts, sets_needed(n)) == 0
+    return n % 3 == 2 and shanten_tables().distance(counts, sets_needed(n)) == 0
 
 
 def _default_unseen(counts: Sequence[int]) -> list[int]:
@@ -529,7 +537,7 @@ def _check_unseen(unseen: Sequence[int] | None, counts: Sequence[int]) -> Sequen
     return unseen
 
 
-def _waits(c: list[int], sets: int, target: int, unseen: Sequence[int], t: _Tables) -> dict[int, int]:
+def _waits(c: list[int], sets: int, target: int, unseen: Sequence[int], t: ShantenTables) -> dict[int, int]:
     """Kinds whose draw brings the distance of ``c`` (3k+1 tiles) down to ``target``."""
     out: dict[int, int] = {}
     for kind in range(NUM_KINDS):
@@ -553,7 +561,7 @@ def effective_counts(counts: Sequence[int], unseen: Sequence[int] | None = None)
     """
     n = _check_counts(counts)
     sets = sets_needed(n)
-    t = _tables()
+    t = shanten_tables()
     c = list(counts)
     u = _check_unseen(unseen, c)
     d = t.distance(c, sets)
@@ -593,7 +601,7 @@ def discard_options(counts: Sequence[int], unseen: Sequence[int] | None = None) 
     if n % 3 != 2:
         raise InvalidNotationError(f"discard options need a 3k+2 hand (a discard is due), got {n} tiles")
     sets = sets_needed(n)
-    t = _tables()
+    t = shanten_tables()
     c = list(counts)
     u = _check_unseen(unseen, c)
     options: list[DiscardOption] = []
@@ -615,7 +623,7 @@ def shanten(tiles: str) -> int:
 
     -1 means complete (k sets + a pair), 0 ready, n: n more useful tiles to be ready.
     """
-    t = _TABLES or _tables()
+    t = _TABLES or shanten_tables()
     # Fast path for compact notation with each suit once (what tools write): the digit string
     # of a suit names its count vector, so it is the memo key, and no 34-count list is built.
     m = _ONE_GROUP_PER_SUIT.fullmatch(tiles) if tiles.__class__ is str and t.dense is not None else None
@@ -665,13 +673,16 @@ def discard_table(tiles: str) -> dict[str, tuple[int, dict[str, int]]]:
 
 def warm_up() -> None:
     """Load the tables now (milliseconds; a second if they must be built) instead of at the first query."""
-    _tables()
+    shanten_tables()
 
 
 __all__ = [
+    "KIND_STEP",
+    "KIND_SUIT",
     "MAX_SETS",
     "MAX_TILES",
     "DiscardOption",
+    "ShantenTables",
     "build_distance_table",
     "discard_options",
     "discard_table",
@@ -681,5 +692,7 @@ __all__ = [
     "sets_needed",
     "shanten",
     "shanten_counts",
+    "shanten_tables",
+    "suit_indices",
     "warm_up",
 ]

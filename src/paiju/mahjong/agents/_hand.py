@@ -18,7 +18,7 @@ from paiju.mahjong.game import (
     PUNG,
     MahjongObservation,
 )
-from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, _tables, suit_indices
+from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
 
 CHOWS = (CHOW_LOW, CHOW_MID, CHOW_HIGH)
@@ -27,7 +27,7 @@ CLAIMS = (PUNG, KONG, *CHOWS)
 
 def distance(counts: Sequence[int]) -> int:
     """Shanten + 1 of a concealed hand of any 3k+1 / 3k+2 size (no validation: hot path)."""
-    return _tables().distance(counts, sum(counts) // 3)
+    return shanten_tables().distance(counts, sum(counts) // 3)
 
 
 def effective_total(counts: Sequence[int], unseen: Sequence[int], index: list[int] | None = None) -> int:
@@ -36,7 +36,7 @@ def effective_total(counts: Sequence[int], unseen: Sequence[int], index: list[in
     ``index`` (the hand's :func:`~paiju.mahjong.shanten.suit_indices`, left unchanged) saves
     recomputing it when the caller already has it.
     """
-    t = _tables()
+    t = shanten_tables()
     sets = sum(counts) // 3
     idx = suit_indices(counts) if index is None else index
     d = t.distance_at(idx, sets)

@@ -71,7 +71,7 @@ from paiju.mahjong.game import (
     Phase,
 )
 from paiju.mahjong.scoring import WinContext, payment_amount, score_win
-from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, _tables, suit_indices
+from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
 
 
@@ -147,7 +147,7 @@ class ShantenOrdering:
     """
 
     def scores(self, ctx: SearchContext, node: SearchNode, discards: Sequence[int]) -> list[float]:
-        t = _tables()
+        t = shanten_tables()
         hand = node.hand
         index = suit_indices(hand)
         out = []
@@ -248,7 +248,7 @@ class ExpectimaxSearch:
         self.alpha = alpha
         self.ordering = ordering
         self.leaf = leaf
-        self._tables = _tables()
+        self._tables = shanten_tables()
         self._wins: dict[tuple[tuple[int, ...], int], float] = {}
         self._chance_memo: dict[tuple[tuple[int, ...], tuple[int, ...], int], float] = {}
         self._unseen = list(ctx.unseen)

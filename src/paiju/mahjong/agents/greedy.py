@@ -42,7 +42,7 @@ from paiju.mahjong.game import (
     MahjongObservation,
     Phase,
 )
-from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, _tables, suit_indices
+from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS
 
 
@@ -52,7 +52,7 @@ def rank_discards(
     """Every distinct discard as (kind, shanten after, effective tiles after, danger), best first."""
     counts = list(hand)
     threat_seats = threats(obs) if (obs is not None and defence) else []
-    t = _tables()
+    t = shanten_tables()
     sets = (sum(counts) - 1) // 3
     index = suit_indices(counts)
     rows = []
