@@ -134,7 +134,9 @@ def play_command(
         None, "--deal", parser=ddz_deal, help="Play this deal (\\[landlord]\\[farmer 1]\\[farmer 2])."
     ),
     bidding: bool = typer.Option(False, "--bidding", help="Decide the landlord by a 1-2-3 bid."),
-    scoring: str = typer.Option("competition", "--scoring", help="competition (paper) or casual."),
+    scoring: str | None = typer.Option(
+        None, "--scoring", help="competition (the paper's, the default) or casual."
+    ),
     wings: str = typer.Option("douzero", "--wings", help="Wing rule: douzero (default) or rlcard."),
     as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON."),
 ) -> None:
@@ -148,7 +150,8 @@ def play_command(
 
     specs = agent_line_up(agents, REGISTRY, expected=3)
     players = [REGISTRY.make(spec, seed=derive_seed(seed, 1, i)) for i, spec in enumerate(specs)]
-    game = DouDizhuGame(DouDizhuConfig(scoring=scoring, bidding=bidding, wing_rule=wings))
+    rules = {"scoring": scoring} if scoring is not None else {}  # the game's default otherwise
+    game = DouDizhuGame(DouDizhuConfig(bidding=bidding, wing_rule=wings, **rules))
     state = game.new_initial_state()
     chance = as_generator(derive_seed(seed, 0))
     if deal is not None:

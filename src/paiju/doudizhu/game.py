@@ -36,7 +36,7 @@ from paiju.core.protocol import CHANCE, TERMINAL, Action, GameInfo, State
 from paiju.doudizhu.cards import MAX_COUNT, NUM_RANKS, Deal, Hand
 from paiju.doudizhu.movegen import generate, illegal_reason, is_legal
 from paiju.doudizhu.moves import PASS, Move, MoveType, counts_of, key_of
-from paiju.doudizhu.scoring import ScoreFacts, ScoringRule, get_rule, seat_returns
+from paiju.doudizhu.scoring import DEFAULT_SCORING, ScoreFacts, ScoringRule, get_rule, seat_returns
 
 ROLE_NAMES: Final = ("landlord", "farmer 1", "farmer 2")
 """Role names by role index (0 = landlord, 1 = its next player 下家, 2 = its previous 上家)."""
@@ -94,8 +94,9 @@ BIDS: Final = tuple(Bid(v) for v in range(4))
 class DouDizhuConfig:
     """Rules options of a Dou Dizhu game."""
 
-    scoring: str = "competition"
-    """``"competition"`` (the paper's ±max(1, bombs)) or ``"casual"`` (bid × 2^bombs × spring)."""
+    scoring: str = DEFAULT_SCORING
+    """``"competition"`` (the default: the paper's ±max(1, bombs)) or ``"casual"``
+    (bid × 2^bombs × spring)."""
     bidding: bool = False
     """False: seat 0 is the landlord (the paper's setting). True: a 1-2-3 bid decides."""
     wing_rule: str = "douzero"
@@ -227,7 +228,7 @@ class GameRecord:
         """Inverse of :meth:`to_dict`; :class:`CorruptRecordError` naming what is wrong."""
         try:
             config = DouDizhuConfig(
-                scoring=data.get("scoring", "competition"),
+                scoring=data.get("scoring", DEFAULT_SCORING),
                 bidding=bool(data.get("bidding", False)),
                 wing_rule=data.get("wing_rule", "douzero"),
             )

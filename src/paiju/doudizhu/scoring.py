@@ -88,6 +88,9 @@ class CasualScoring:
         return "CasualScoring()"
 
 
+DEFAULT_SCORING: Final = CompetitionScoring.name
+"""The scoring rule of a game that names none: the paper's."""
+
 SCORING_RULES: Final[dict[str, ScoringRule]] = {
     "competition": CompetitionScoring(),
     "casual": CasualScoring(),

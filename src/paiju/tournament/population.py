@@ -47,6 +47,7 @@ import pyarrow.parquet as pq
 from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError
 from paiju.core.protocol import Action, Agent
 from paiju.core.rng import SeedLike, as_generator, derive_seed
+from paiju.doudizhu.scoring import DEFAULT_SCORING
 from paiju.tournament.distributions import DealDistribution, ScoreDistribution, canonical_deal
 
 Progress = Callable[[int, int], None]
@@ -126,7 +127,7 @@ class Population:
     landlords: tuple[str, ...]
     farmer1s: tuple[str, ...]
     farmer2s: tuple[str, ...]
-    scoring: str = "competition"
+    scoring: str = DEFAULT_SCORING
 
     def __post_init__(self) -> None:
         from paiju.doudizhu.scoring import get_rule
@@ -141,7 +142,7 @@ class Population:
         get_rule(self.scoring)
 
     @classmethod
-    def parse(cls, text: str, scoring: str = "competition") -> Population:
+    def parse(cls, text: str, scoring: str = DEFAULT_SCORING) -> Population:
         """``"landlord=A|B;farmer1=C|D;farmer2=E"`` (a missing farmer2 copies farmer1), or a preset name."""
         if text.strip() in PRESET_NAMES:
             return preset(text.strip())
@@ -182,7 +183,7 @@ class Population:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"[population]: {role} must be a list of agent specs, got {value!r}")
             lists.append(tuple(value))
-        return cls(lists[0], lists[1], lists[2], str(data.get("scoring", "competition")))
+        return cls(lists[0], lists[1], lists[2], str(data.get("scoring", DEFAULT_SCORING)))
 
     @property
     def combinations(self) -> list[tuple[str, str, str]]:
@@ -289,7 +290,7 @@ class _Chunk:
     scoring: str
 
 
-def play_deal(deal: str, members: tuple[str, str, str], seed: int, scoring: str = "competition") -> float:
+def play_deal(deal: str, members: tuple[str, str, str], seed: int, scoring: str = DEFAULT_SCORING) -> float:
     """The landlord's score when combination ``members`` plays ``deal`` (seats = roles, no bidding)."""
     from paiju.doudizhu.game import DouDizhuGame
 
