@@ -5,7 +5,9 @@ Light on purpose: importing ``paiju.doudizhu`` loads only the card notation
 (:mod:`paiju.doudizhu.moves`, :mod:`paiju.doudizhu.movegen`) and the game
 (:mod:`paiju.doudizhu.game`) are imported on first use.
 
-Stable string API: :func:`legal_moves` (``legal_moves("33345", beat="3")``).
+Stable string API: :func:`legal_moves` (``legal_moves("33345", beat="3")``), answered by
+:mod:`paiju.doudizhu.movetext` (the same lists as movegen's, built as strings, so that a
+fresh process needs neither the Move classes nor the generator).
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ def legal_moves(hand: str, beat: str | None = None) -> list[str]:
     :class:`paiju.core.errors.InvalidNotationError` for bad notation.
     """
     if not _GENERATOR:  # an import statement in every call would cost a quarter of a warm call
-        from paiju.doudizhu.movegen import legal_moves as generator
+        # the notation-level generator: same lists as movegen's, without building Move objects
+        from paiju.doudizhu.movetext import legal_moves as generator
 
         _GENERATOR.append(generator)
     return _GENERATOR[0](hand, beat)

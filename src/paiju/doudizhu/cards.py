@@ -1,4 +1,4 @@
-"""Dou Dizhu cards, hands and deals, with their notation (spec ``doudizhu.md`` §1).
+"""Dou Dizhu cards, hands and deals, with their notation (``docs/doudizhu.md`` §1).
 
 Suits never matter in Dou Dizhu, so a hand is a **count vector** over the 15 ranks in
 playing order::
@@ -113,6 +113,58 @@ def parse_counts(text: str, *, what: str = "hand") -> tuple[int, ...]:
 def format_counts(counts: Sequence[int]) -> str:
     """Canonical ascending notation of a 15-count vector (``"33JQK"``)."""
     return "".join(RANKS[i] * n for i, n in enumerate(counts) if n)
+
+
+# ---- packed keys: 4 bits per rank (rank r at bits 4r..4r+3), the engine's encoding --------
+# (documented in paiju.doudizhu.moves; here so that the string API can parse without it)
+SHIFTS: Final = tuple(4 * r for r in range(NUM_RANKS))
+"""Bit offset of each rank's 4-bit count in a packed key."""
+UNIT: Final = tuple(1 << s for s in SHIFTS)
+"""Key of one card of each rank."""
+GUARD: Final = sum(8 << s for s in SHIFTS)
+"""Bit 3 of every nibble: counts never exceed 4, so it detects a borrow in ``moves.contains_key``."""
+
+
+def key_of(counts: tuple[int, ...] | list[int]) -> int:
+    """Packed key of a 15-count vector."""
+    k = 0
+    for s, n in zip(SHIFTS, counts, strict=True):
+        k |= n << s
+    return k
+
+
+_UNIT_OF: Final = {c: 1 << (4 * r) for r, c in enumerate(RANKS)}
+"""The key of one card, by its rank character."""
+_LOW_NIBBLES: Final = sum(15 << (8 * i) for i in range(8))
+"""The low nibble of every byte of a key (for its digit sum)."""
+_LIMIT_PAD: Final = sum((8 - 1 - MAX_COUNT[r]) << (4 * r) for r in range(NUM_RANKS))
+"""Per nibble, 7 minus the rank's copies in the deck: 3 for 3..2, 6 for each joker."""
+
+
+def parse_key(text: str, what: str = "hand") -> int:
+    """Packed key of card notation in any order, validated exactly like :func:`parse_counts`.
+
+    The string API's hot path: one dict lookup per card, then a few bit operations check the
+    copy limits; anything unusual (a bad character, too many copies) is handed to
+    :func:`parse_counts`, which raises the error naming the problem.
+    """
+    if type(text) is not str:
+        return key_of(parse_counts(text, what=what))
+    try:
+        key = sum(map(_UNIT_OF.__getitem__, text))
+    except KeyError:
+        return key_of(parse_counts(text, what=what))  # raises, naming the bad character
+    # 16+ copies of one rank would carry into the next nibble; a carry lowers the digit sum of
+    # the key by 15, so an unchanged sum proves there was none (digit sum: nibble pairs added
+    # into bytes, then mod 255 sums the bytes as 256 = 1 mod 255; exact below 255, and 15
+    # nibbles of at most 15 sum to 225)
+    if len(text) > 15 and ((key & _LOW_NIBBLES) + ((key >> 4) & _LOW_NIBBLES)) % 255 != len(text):
+        return key_of(parse_counts(text, what=what))
+    # Copy limits: adding 3 to a rank's nibble (6 to a joker's) sets its bit 3 exactly when the
+    # count is 5..7 (a joker's 2..7); counts of 8+ already have bit 3. Only those can carry.
+    if ((key + _LIMIT_PAD) | key) & GUARD:
+        return key_of(parse_counts(text, what=what))  # raises, naming the rank
+    return key
 
 
 class Hand:
@@ -302,7 +354,7 @@ class Deal:
 
     @classmethod
     def random(cls, rng: SeedLike) -> Deal:
-        """A uniformly random deal by the paper's algorithm (spec §2).
+        """A uniformly random deal by the paper's algorithm (``docs/doudizhu.md`` §4).
 
         Shuffle the 54 cards; for i = 1..51 card i goes to the landlord if i mod 3 = 1, to
         farmer 1 if i mod 3 = 2, to farmer 2 if i mod 3 = 0; cards 52-54 (the kitty) go to

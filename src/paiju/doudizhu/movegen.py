@@ -1,4 +1,4 @@
-"""Legal-move generation on packed count keys (STYLE.md guideline 8).
+"""Legal-move generation on packed count keys (``docs/design.md`` §8).
 
 Shape: classify the move to beat, generate only that type (and length) above its rank, then
 add bombs and the rocket; on a free lead generate every type. Everything works on the hand's
@@ -20,9 +20,12 @@ How it is fast (each step measured in ``docs/results/ddz-engine.md``):
 * the lead list of a hand is memoised (bounded), which pays off in search rollouts where
   the same hands recur;
 * a fresh process meets new masks all the time, so the table builders are C-level maps over
-  precomputed rank tuples and per-run chain tuples, and the string API (:func:`legal_moves`)
-  parses notation straight to a packed key, memoises the moves to beat and formats by slice
-  tables (``benchmarks/first_call.py``, ``docs/results/first-call.md``).
+  precomputed rank tuples and per-run chain tuples (``benchmarks/first_call.py``,
+  ``docs/results/first-call.md``).
+
+The public string API ``paiju.doudizhu.legal_moves`` is answered by
+:mod:`paiju.doudizhu.movetext`, which lists the same moves as strings without Move objects
+(tested against :func:`generate` and :func:`legal_moves` here).
 """
 
 from __future__ import annotations

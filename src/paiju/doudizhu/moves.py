@@ -1,4 +1,4 @@
-"""Dou Dizhu moves: the move types of spec §2, classification, notation and the beating rule.
+"""Dou Dizhu moves: the move types of ``docs/doudizhu.md`` §2, classification, notation and the beating rule.
 
 A :class:`Move` is an immutable, hashable value: a card multiset plus its **reading** (type,
 main rank, length). Notation is the cards in canonical ascending order (``str(move)``),
@@ -7,7 +7,9 @@ main rank, length). Notation is the cards in canonical ascending order (``str(mo
 Encoding. Cards are a 15-count vector (see :mod:`paiju.doudizhu.cards`), packed into one
 int, 4 bits per rank (rank ``r`` at bits ``4r..4r+3``): the move's :attr:`Move.key`. Keys
 add and subtract like multisets, and a containment test is one subtraction (see
-:func:`contains_key`), which is what makes the generator and ``apply`` cheap.
+:func:`contains_key`), which is what makes the generator and ``apply`` cheap. The key layout
+(``SHIFTS``, ``UNIT``, ``GUARD``, :func:`key_of`, :func:`parse_key`) is defined in
+:mod:`paiju.doudizhu.cards`, so that the string API can parse without this module.
 
 Readings and the rule that picks one (documented in ``docs/doudizhu.md``). Under the default
 (DouZero) wing rule a few card sets have more than one reading:
@@ -35,33 +37,22 @@ from typing import Final, Generic, TypeVar
 from paiju.core.errors import AmbiguousMoveError, InvalidNotationError
 from paiju.doudizhu.cards import (
     BIG_JOKER,
-    MAX_COUNT,
+    GUARD,
     NUM_RANKS,
     RANKS,
+    SHIFTS,
     SMALL_JOKER,
+    UNIT,
     Hand,
     format_counts,
-    parse_counts,
+    key_of,
+    parse_key,
 )
 
-SHIFTS: Final = tuple(4 * r for r in range(NUM_RANKS))
-"""Bit offset of each rank's 4-bit count in a packed key."""
-UNIT: Final = tuple(1 << s for s in SHIFTS)
-"""Key of one card of each rank."""
-GUARD: Final = sum(8 << s for s in SHIFTS)
-"""Bit 3 of every nibble: counts never exceed 4, so it detects a borrow in :func:`contains_key`."""
 CHAIN_TOP: Final = 11
 """Highest rank allowed in a chain ('A'); 2 and the jokers never chain."""
 MIN_CHAIN: Final = {1: 5, 2: 3, 3: 2}
 """Shortest chain of solos, pairs and trios."""
-
-
-def key_of(counts: tuple[int, ...] | list[int]) -> int:
-    """Packed key of a 15-count vector."""
-    k = 0
-    for s, n in zip(SHIFTS, counts, strict=True):
-        k |= n << s
-    return k
 
 
 _V = TypeVar("_V")
@@ -107,51 +98,13 @@ def format_key(key: int) -> str:
     )
 
 
-_UNIT_OF: Final = {c: 1 << (4 * r) for r, c in enumerate(RANKS)}
-"""The key of one card, by its rank character."""
-_NIBBLE_BITS: Final = tuple(sum(1 << (4 * r + b) for r in range(NUM_RANKS)) for b in range(4))
-"""Bit ``b`` of every rank's nibble (for the digit sum of a key)."""
-_LIMIT_PAD: Final = sum((8 - 1 - MAX_COUNT[r]) << (4 * r) for r in range(NUM_RANKS))
-"""Per nibble, 7 minus the rank's copies in the deck: 3 for 3..2, 6 for each joker."""
-
-
-def parse_key(text: str, what: str = "hand") -> int:
-    """Packed key of card notation in any order, validated exactly like :func:`parse_counts`.
-
-    The string API's hot path: one dict lookup per card, then a few bit operations check the
-    copy limits; anything unusual (a bad character, too many copies) is handed to
-    :func:`parse_counts`, which raises the error naming the problem.
-    """
-    if type(text) is not str:
-        return key_of(parse_counts(text, what=what))
-    try:
-        key = sum(map(_UNIT_OF.__getitem__, text))
-    except KeyError:
-        return key_of(parse_counts(text, what=what))  # raises, naming the bad character
-    if len(text) > 15:
-        # 16+ copies of one rank would carry into the next nibble; a carry lowers the digit
-        # sum of the key by 15, so an unchanged sum proves there was none
-        b0, b1, b2, b3 = _NIBBLE_BITS
-        digits = (
-            (key & b0).bit_count() + 2 * (key & b1).bit_count() + 4 * (key & b2).bit_count()
-            + 8 * (key & b3).bit_count()
-        )
-        if digits != len(text):
-            return key_of(parse_counts(text, what=what))
-    # Copy limits: adding 3 to a rank's nibble (6 to a joker's) sets its bit 3 exactly when the
-    # count is 5..7 (a joker's 2..7); counts of 8+ already have bit 3. Only those can carry.
-    if ((key + _LIMIT_PAD) | key) & GUARD:
-        return key_of(parse_counts(text, what=what))  # raises, naming the rank
-    return key
-
-
 def contains_key(hand: int, cards: int) -> bool:
     """True if the multiset ``cards`` is inside ``hand`` (both packed keys)."""
     return ((hand | GUARD) - cards) & GUARD == GUARD
 
 
 class MoveType(IntEnum):
-    """The move types of spec §2 (numbered like DouZero's ``TYPE_*`` constants)."""
+    """The move types of ``docs/doudizhu.md`` §2 (numbered like DouZero's ``TYPE_*`` constants)."""
 
     PASS = 0
     SOLO = 1
@@ -171,7 +124,7 @@ class MoveType(IntEnum):
 
     @property
     def label(self) -> str:
-        """The spec's English name (``"trio with solo"``)."""
+        """The English name used in code and docs (``"trio with solo"``)."""
         return _LABELS[self]
 
     @property
@@ -380,7 +333,7 @@ class Move:
         return 0
 
     def beats(self, other: Move) -> bool:
-        """True if this move may be played on ``other`` (spec §2). Pass beats nothing."""
+        """True if this move may be played on ``other`` (``docs/doudizhu.md`` §2). Pass beats nothing."""
         t = self.type
         if t == _ROCKET:
             return other.type != _ROCKET
