@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -134,34 +134,10 @@ def list_pools(data_dir: Path, min_plays: int = 50) -> list[dict[str, Any]]:
 def load_pool(name: str, data_dir: Path, min_plays: int = 50, text: str | None = None) -> Any:
     """A :class:`~paiju.tournament.selection.DealPool` by name (see the module docstring)."""
     from paiju.core.rng import as_generator
-    from paiju.tournament.distributions import ScoreDistribution
     from paiju.tournament.selection import DealPool
 
     if name == "custom":
-        if not text or not text.strip():
-            raise InvalidNotationError("custom pool is empty: one 'label: score:prob,...' per line")
-        laws: dict[str, Any] = {}
-        for lineno, raw in enumerate(text.splitlines(), start=1):
-            if not lineno & 255:
-                deadline.check()
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            label, sep, dist = line.partition(" ")
-            label = label.rstrip(":")
-            if not sep or not dist.strip():
-                raise InvalidNotationError(
-                    f"custom pool line {lineno}: write 'label: score:prob,...', got {raw!r}"
-                )
-            if label in laws:
-                raise ConfigError(f"custom pool line {lineno}: label {label!r} is used twice")
-            try:
-                laws[label] = ScoreDistribution.parse(dist.strip())
-            except ValueError as err:
-                raise type(err)(f"custom pool line {lineno}: {err}") from None
-        if len(laws) > MAX_POOL:
-            raise ConfigError(f"custom pool has {len(laws)} deals; at most {MAX_POOL}")
-        return DealPool.from_distributions(laws)
+        return _custom_pool(text)
     if name == "synthetic":
         rng = as_generator(SYNTHETIC_SEED)
         return DealPool.from_distributions(
@@ -176,19 +152,56 @@ def load_pool(name: str, data_dir: Path, min_plays: int = 50, text: str | None =
         table = score_distribution(files, min_plays=min_plays, game="doudizhu")
         return _pool_from_table(table, f"records under {data_dir / 'records'} (min_plays={min_plays})")
     if name.startswith("file:"):
-        from paiju.tournament.distributions import read_distribution_table
-
-        path = data_dir / "pools" / f"{name[5:]}.parquet"
-        if "/" in name[5:] or not path.is_file():
-            raise ConfigError(f"unknown pool {name!r}; see the pool list")
-        entries = read_distribution_table(path)
-        kept = [e for e in entries.values() if e.plays >= min_plays]
-        if not kept:
-            raise ConfigError(f"no deal of {path} has at least {min_plays} plays")
-        return DealPool(
-            tuple(e.deal for e in kept), tuple(e.distribution for e in kept), tuple(e.plays for e in kept)
-        )
+        return _file_pool(name, data_dir, min_plays)
     raise ConfigError(f"unknown pool {name!r}; pools: synthetic, records, custom, file:<name>")
+
+
+def _custom_pool(text: str | None) -> Any:
+    """The typed-in pool: one ``label: score:prob,...`` per line (``#`` starts a comment)."""
+    from paiju.tournament.distributions import ScoreDistribution
+    from paiju.tournament.selection import DealPool
+
+    if not text or not text.strip():
+        raise InvalidNotationError("custom pool is empty: one 'label: score:prob,...' per line")
+    laws: dict[str, Any] = {}
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if not lineno & 255:
+            deadline.check()
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        label, sep, dist = line.partition(" ")
+        label = label.rstrip(":")
+        if not sep or not dist.strip():
+            raise InvalidNotationError(
+                f"custom pool line {lineno}: write 'label: score:prob,...', got {raw!r}"
+            )
+        if label in laws:
+            raise ConfigError(f"custom pool line {lineno}: label {label!r} is used twice")
+        try:
+            laws[label] = ScoreDistribution.parse(dist.strip())
+        except ValueError as err:
+            raise type(err)(f"custom pool line {lineno}: {err}") from None
+    if len(laws) > MAX_POOL:
+        raise ConfigError(f"custom pool has {len(laws)} deals; at most {MAX_POOL}")
+    return DealPool.from_distributions(laws)
+
+
+def _file_pool(name: str, data_dir: Path, min_plays: int) -> Any:
+    """The pool ``file:<stem>``: the deals of ``<data>/pools/<stem>.parquet`` with enough plays."""
+    from paiju.tournament.distributions import read_distribution_table
+    from paiju.tournament.selection import DealPool
+
+    path = data_dir / "pools" / f"{name[5:]}.parquet"
+    if "/" in name[5:] or not path.is_file():
+        raise ConfigError(f"unknown pool {name!r}; see the pool list")
+    entries = read_distribution_table(path)
+    kept = [e for e in entries.values() if e.plays >= min_plays]
+    if not kept:
+        raise ConfigError(f"no deal of {path} has at least {min_plays} plays")
+    return DealPool(
+        tuple(e.deal for e in kept), tuple(e.distribution for e in kept), tuple(e.plays for e in kept)
+    )
 
 
 def _pool_from_table(table: Any, what: str) -> Any:
@@ -450,7 +463,3 @@ def _doudizhu_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return frames
-
-
-def iter_roots(paths: Iterable[str | Path]) -> list[Path]:
-    return [Path(p) for p in paths]

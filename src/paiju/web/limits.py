@@ -35,8 +35,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from paiju.core import deadline
 from paiju.core.errors import ConfigError, WorkCancelled
+from paiju.web.errors import blamed
 
 T = TypeVar("T")
+
+MAX_INDEX = 1_000_000_000
+"""Largest ply, record index or page offset a request may name (far above any real game)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ class WebLimits:
         """Refuse a total whose lattice (sum of the rounds' score spans, plus one) is too big."""
         cells = 1 + sum(law.scores[-1] - law.scores[0] for law in laws)
         if cells > self.dih_total_cells:
-            raise _blamed(
+            raise blamed(
                 ConfigError(
                     f"the totals of these {len(laws)} rounds span {cells} points, above the maximum "
                     f"{self.dih_total_cells} of the web app (fewer rounds or narrower distributions)"
@@ -102,7 +106,7 @@ class WebLimits:
     def check_pool(self, pool: Any, field: str = "pool") -> None:
         """Refuse a deal pool with too many deals or too wide a score span for the joint search."""
         if len(pool) > self.select_pool_deals:
-            raise _blamed(
+            raise blamed(
                 ConfigError(
                     f"the pool has {len(pool)} deals, above the maximum {self.select_pool_deals} "
                     "of the web app (use `paiju dih select` for bigger pools)"
@@ -111,18 +115,13 @@ class WebLimits:
             )
         span = pool.matrix.shape[1] - 1
         if span > self.select_score_span:
-            raise _blamed(
+            raise blamed(
                 ConfigError(
                     f"the pool's scores span {span} points, above the maximum {self.select_score_span} "
                     "of the web app (use `paiju dih select` for such pools)"
                 ),
                 field,
             )
-
-
-def _blamed(err: ConfigError, field: str) -> ConfigError:
-    err.field = field  # type: ignore[attr-defined]  # the error body's "field" (paiju.web.app)
-    return err
 
 
 class _Body(BaseModel):

@@ -3,7 +3,7 @@
 On SIGINT/SIGTERM uvicorn stops accepting connections and waits for the requests in flight;
 an AI search or an analysis could keep such a request (and the worker thread under it) busy
 for many seconds more. So the signal also cancels every computation in flight
-(:meth:`paiju.web.app.WebState.stop_work`: their tokens, :mod:`paiju.core.deadline`): a
+(:meth:`paiju.web.state.WebState.stop_work`: their tokens, :mod:`paiju.core.deadline`): a
 cancelled AI decision is replaced by the game's fallback agent and the game is saved as
 usual, so unfinished games are restored on the next start; a cancelled analysis gets a 503.
 Requests still running after ``grace_s`` are cancelled by uvicorn

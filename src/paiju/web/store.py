@@ -149,11 +149,6 @@ class GameStore:
             for r in rows
         ]
 
-    def forget_cache(self) -> None:
-        """Drop every live game from memory (the next access replays from SQLite)."""
-        with self._lock:
-            self._cache.clear()
-
     def _remember(self, game: GameSession) -> None:
         self._cache[game.id] = game
         self._cache.move_to_end(game.id)

@@ -1,0 +1,198 @@
+"""Playing against the AIs: start a game, list mine, look at one, ask for a hint, move.
+
+A game belongs to the session cookie that started it (other sessions get a 404), and the
+moves on one game are serialised by its lock (:meth:`~paiju.web.state.WebState.lock`).
+Engine and AI work runs in worker threads; every game is saved after every request that
+changed it, whatever went wrong in the AI's part.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import uuid
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from paiju.core.errors import InvalidNotationError, NotFoundError
+from paiju.web.errors import blame, blamed
+from paiju.web.limits import MAX_INDEX
+from paiju.web.sessions import MAX_SEED, SESSION_KINDS, GameSession
+from paiju.web.state import Web, WebState
+
+GAME_ID = re.compile(r"[0-9a-f]{8,64}")
+"""The shape of a game id (``uuid4().hex``), checked before any lookup."""
+AgentSpec = Annotated[str, Field(min_length=1, max_length=200)]
+Seed = Annotated[int | None, Field(default=None, ge=0, le=MAX_SEED)]
+
+
+# ---- request bodies -------------------------------------------------------------------------------
+class _Body(BaseModel):
+    # strict: JSON true/false are not integers and "3" is not a number (lax mode coerces both)
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewDouDizhu(_Body):
+    seat: int = Field(0, ge=0, le=2, description="your seat (0 is the landlord unless bidding)")
+    agents: list[AgentSpec] = Field(
+        default_factory=lambda: ["rule", "rule"],
+        min_length=2,
+        max_length=2,
+        description="the two AIs, in seat order of the seats you do not take",
+    )
+    scoring: Literal["competition", "casual"] = "competition"
+    bidding: bool = False
+    seed: Seed = None
+
+
+class NewMahjong(_Body):
+    seat: int = Field(0, ge=0, le=3, description="your seat (0 is the dealer)")
+    agents: list[AgentSpec] = Field(
+        default_factory=lambda: ["greedy"] * 3,
+        min_length=3,
+        max_length=3,
+        description="the three AIs, in seat order of the seats you do not take",
+    )
+    seed: Seed = None
+
+
+class NewYuxi(_Body):
+    seat: int = Field(0, ge=0, le=1, description="0 moves first")
+    agent: AgentSpec = "greedy"
+    board: Literal["3x3", "4x4", "6x4"] = "4x4"
+    decks: list[Annotated[str, Field(min_length=1, max_length=60)]] | None = Field(
+        None, min_length=2, max_length=2, description="your deck and the AI's deck (seat order)"
+    )
+    die_bonus: bool = True
+    swaps: bool = True
+    seed: Seed = None
+
+
+class MoveBody(_Body):
+    move: Annotated[str, Field(max_length=80)] | None = None
+    type: Annotated[str, Field(max_length=40)] | None = None
+    action: int | None = Field(None, ge=0, le=100_000)
+    ply: int | None = Field(
+        None, ge=0, le=MAX_INDEX, description="the ply the move was made for (stale moves get 409)"
+    )
+
+
+# ---- starting and loading games -------------------------------------------------------------------
+async def start(
+    web: WebState,
+    request: Request,
+    kind: str,
+    params: dict[str, Any],
+    seed: int | None,
+    agents_field: str = "agents",
+) -> dict[str, Any]:
+    """Create, store and open a game of ``kind``: the AIs move until it is the human's turn."""
+    cls = SESSION_KINDS[kind]
+    specs = params["agents"]
+    with blame(agents_field):
+        await run_in_threadpool(cls.validate_specs, specs)
+    game_seed = seed if seed is not None else secrets.randbits(63)
+    game_id = uuid.uuid4().hex
+
+    def work() -> dict[str, Any]:
+        game = cls(game_id, params, game_seed)
+        web.store.create(request.state.session, game)
+        try:
+            game.run_ai(web.runner)
+        finally:
+            web.store.save(game)
+        return game.view()
+
+    async with web.lock(game_id):
+        return await run_in_threadpool(work)
+
+
+async def load(web: WebState, request: Request, game_id: str) -> GameSession:
+    """The game ``game_id`` of this request's session (a 404 naming the path if there is none)."""
+    # the id's shape is checked before any lookup: no odd bytes reach the store
+    if not GAME_ID.fullmatch(game_id):
+        raise blamed(NotFoundError(f"no game {game_id!r}"), "path.game_id")
+    game = await run_in_threadpool(web.store.get, request.state.session, game_id)
+    if game is None:
+        raise blamed(NotFoundError(f"no game {game_id!r} in this session"), "path.game_id")
+    return game
+
+
+# ---- the routes ---------------------------------------------------------------------------------
+router = APIRouter()
+
+
+@router.post("/api/games/doudizhu", status_code=201)
+async def new_doudizhu(web: Web, request: Request, body: NewDouDizhu) -> dict[str, Any]:
+    agents: list[str | None] = list(body.agents)
+    agents.insert(body.seat, None)
+    params = {"seat": body.seat, "agents": agents, "scoring": body.scoring, "bidding": body.bidding}
+    return await start(web, request, "doudizhu", params, body.seed)
+
+
+@router.post("/api/games/mahjong", status_code=201)
+async def new_mahjong(web: Web, request: Request, body: NewMahjong) -> dict[str, Any]:
+    agents: list[str | None] = list(body.agents)
+    agents.insert(body.seat, None)
+    return await start(web, request, "mahjong", {"seat": body.seat, "agents": agents}, body.seed)
+
+
+@router.post("/api/games/yuxi", status_code=201)
+async def new_yuxi(web: Web, request: Request, body: NewYuxi) -> dict[str, Any]:
+    agents: list[str | None] = [body.agent]
+    agents.insert(body.seat, None)
+    params: dict[str, Any] = {
+        "seat": body.seat,
+        "agents": agents,
+        "board": body.board,
+        "die_bonus": body.die_bonus,
+        "swaps": body.swaps,
+    }
+    if body.decks is not None:
+        decks = list(body.decks) if body.seat == 0 else [body.decks[1], body.decks[0]]
+        params["decks"] = decks
+    # check the options (deck names, deck sizes for the board) before storing anything
+    with blame("decks"):
+        await run_in_threadpool(SESSION_KINDS["yuxi"].build_game, params)
+    return await start(web, request, "yuxi", params, body.seed, agents_field="agent")
+
+
+@router.get("/api/games")
+def my_games(web: Web, request: Request, limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+    return {"games": web.store.list(request.state.session, limit)}
+
+
+@router.get("/api/games/{game_id}")
+async def get_game(web: Web, request: Request, game_id: str) -> dict[str, Any]:
+    async with web.lock(game_id):
+        game = await load(web, request, game_id)
+        return await run_in_threadpool(game.view)
+
+
+@router.get("/api/games/{game_id}/hint")
+async def get_hint(web: Web, request: Request, game_id: str) -> dict[str, Any]:
+    async with web.lock(game_id):
+        game = await load(web, request, game_id)
+        return await run_in_threadpool(game.hint)
+
+
+@router.post("/api/games/{game_id}/move")
+async def move(web: Web, request: Request, game_id: str, body: MoveBody) -> dict[str, Any]:
+    if body.move is None and body.action is None:
+        raise InvalidNotationError("give 'move' (notation) or 'action' (an id from the legal list)")
+    async with web.lock(game_id):
+        game = await load(web, request, game_id)
+
+        def work() -> dict[str, Any]:
+            with blame("move"):
+                game.play_human(body.model_dump(exclude={"ply"}), body.ply)
+            try:
+                game.run_ai(web.runner)
+            finally:
+                web.store.save(game)
+            return game.view()
+
+        return await run_in_threadpool(work)
