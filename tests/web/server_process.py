@@ -14,6 +14,16 @@ from typing import Any
 import httpx
 
 
+def wait_until(condition: Any, seconds: float) -> bool:
+    """Poll ``condition`` every 0.1 s until it holds (True) or ``seconds`` pass (False)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

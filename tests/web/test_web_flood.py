@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_process import ServerProcess
+from server_process import ServerProcess, wait_until
 
 from paiju.web.limits import WebLimits
 
@@ -84,7 +84,7 @@ def test_a_flooded_server_answers_cheap_requests_and_recovers(tmp_path: Path) ->
         for thread in flood:
             thread.start()
         # the flood is on: every AI worker computing, analyses running and queued
-        assert _wait(lambda: server.health()["ai"]["busy"] == server.health()["ai"]["workers"], 30)
+        assert wait_until(lambda: server.health()["ai"]["busy"] == server.health()["ai"]["workers"], 30)
 
         cheap = httpx.Client(base_url=server.url, timeout=60)
         timings = {}
@@ -114,7 +114,7 @@ def test_a_flooded_server_answers_cheap_requests_and_recovers(tmp_path: Path) ->
         assert len(statuses) == len(FLOOD) and set(statuses) <= {200, 201, 503}, statuses
 
         # the worker pools are whole again, and the searching agents move for themselves
-        assert _wait(lambda: _idle(server.health()), 30), server.health()
+        assert wait_until(lambda: _idle(server.health()), 30), server.health()
         body = {"seat": 1, "agents": ["search:budget=40", "greedy"], "seed": 6}
         r = cheap.post("/api/games/doudizhu", json=body)
         assert r.status_code == 201 and r.json()["transcript"][0]["note"] == "", r.text
@@ -124,10 +124,3 @@ def test_a_flooded_server_answers_cheap_requests_and_recovers(tmp_path: Path) ->
         assert _idle(server.health())
 
 
-def _wait(condition: Any, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False

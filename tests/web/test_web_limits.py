@@ -146,7 +146,8 @@ def test_agents_endpoint_lists_every_parameter_range(client: Any) -> None:
             assert listed[name]["limits"] == {k: list(v) for k, v in registry.limits(name).items()}
             assert listed[name]["choices"] == {k: list(v) for k, v in registry.choices(name).items()}
     search = {a["name"]: a for a in client.get("/api/agents/doudizhu").json()["agents"]}["search"]
-    assert search["limits"]["budget"] == [1, 5000] and search["choices"]["wings"] == ["game", "douzero", "rlcard"]
+    assert search["limits"]["budget"] == [1, 5000]
+    assert search["choices"]["wings"] == ["game", "douzero", "rlcard"]
 
 
 # ---- time limits and cancellation really stop the work ---------------------------------------------

@@ -9,26 +9,18 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_process import ServerProcess
+from server_process import ServerProcess, wait_until
 
 pytestmark = pytest.mark.serial
 
 HEAVY = "search:budget=5000,width=64"  # a decision of several seconds, under a 60 s AI time limit
 
 
-def _wait_for(condition: Any, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
@@ -65,7 +57,7 @@ def test_serve_stops_within_5s_with_an_ai_move_in_flight_and_restores_the_game(
 
         mover = threading.Thread(target=play, daemon=True)
         mover.start()
-        assert _wait_for(lambda: server.health()["ai"]["busy"] == 1, 30), "the AI search did not start"
+        assert wait_until(lambda: server.health()["ai"]["busy"] == 1, 30), "the AI search did not start"
         took = server.stop(sig)
         assert took < 5.0, f"paiju serve took {took:.1f} s to stop: {server.output()}"
         mover.join(timeout=30)
