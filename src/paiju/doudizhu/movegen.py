@@ -364,8 +364,13 @@ def _wing_sets(rest: int, size: int) -> tuple[int, ...]:
     return result
 
 
-def _airplanes_solo(h: int, s: int, n: int, lead: bool, strict: bool) -> tuple[Move, ...]:
-    """Airplanes with solo wings on the body (s, n): wings are any n cards outside the body."""
+def airplanes_solo(h: int, s: int, n: int, lead: bool, strict: bool) -> tuple[Move, ...]:
+    """Airplanes with solo wings on the body (s, n): wings are any n cards outside the body.
+
+    Packed hand ``h``, body (trio chain) starting at rank ``s`` with ``n`` trios; ``lead``
+    keeps only the moves that may be led (their canonical reading), ``strict`` only those
+    RLCard's wing rule allows. Public for the peers' differential check (:mod:`peers`).
+    """
     rest = h & (_ALL ^ _BODY_MASK[(s, n)])
     ck = (((rest << 4 | s) << 4 | n) << 2) | (lead << 1) | strict
     got = _AIR_SOLO_CACHE.get(ck)
@@ -416,7 +421,7 @@ def _lead(h: int, strict: bool) -> tuple[Move, ...]:
             n = _size(h)
             for s, ln in windows:
                 if 4 * ln <= n:
-                    out += _airplanes_solo(h, s, ln, True, strict)
+                    out += airplanes_solo(h, s, ln, True, strict)
                     if 5 * ln <= n:
                         out += AIR_PAIR[(s, ln)][m2]
         m4 = (h >> 2) & LOW
@@ -471,7 +476,7 @@ def _follow(h: int, beat: Move, strict: bool) -> list[Move]:
         if bodies and _size(h) >= beat.size:
             if t == _AIRPLANE_SOLO:
                 for body in bodies:
-                    out += _airplanes_solo(h, body.rank, n, False, strict)
+                    out += airplanes_solo(h, body.rank, n, False, strict)
             else:
                 m2 = ((h >> 1) | (h >> 2)) & LOW
                 for body in bodies:
@@ -583,4 +588,4 @@ def legal_moves(hand: str, beat: str | Move | None = None) -> list[str]:
     return notations(_follow(key, target, False))
 
 
-__all__ = ["generate", "illegal_reason", "is_legal", "legal_moves"]
+__all__ = ["airplanes_solo", "generate", "illegal_reason", "is_legal", "legal_moves"]

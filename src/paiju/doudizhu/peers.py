@@ -23,7 +23,7 @@ from typing import Any, Final
 import numpy as np
 
 from paiju.doudizhu.cards import MAX_COUNT, NUM_RANKS, Deal
-from paiju.doudizhu.movegen import _airplanes_solo, generate
+from paiju.doudizhu.movegen import airplanes_solo, generate
 from paiju.doudizhu.moves import PASS, Move, MoveType, counts_of, key_of
 
 DOUZERO_VALUES: Final = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
@@ -256,7 +256,7 @@ def explain_difference(
         candidates: set[Counts] = set()
         for s in range(0, 12 - n + 1):
             if all(hand[r] >= 3 for r in range(s, s + n)):
-                candidates.update(m.counts for m in _airplanes_solo(h, s, n, False, False))
+                candidates.update(m.counts for m in airplanes_solo(h, s, n, False, False))
         rank = _max_trio(trick.counts)
         expect = {c for c in candidates if _max_trio(c) > rank} | bombs
         return "D3" if theirs == expect else None
