@@ -11,15 +11,14 @@ import pytest
 
 from paiju.core.errors import IllegalMoveError
 from paiju.mahjong.config import MahjongConfig
+from paiju.mahjong.game import PASS, WIN, HandResult, MahjongGame, Phase, build_wall
 from paiju.mahjong.scoring import (
     PATTERN_ENGLISH,
     Score,
     WinContext,
     decompositions,
     is_complete,
-    payment_amount,
     score_win,
-    settle,
     waits,
 )
 from paiju.mahjong.tiles import Meld, MeldType, Tile, parse_counts, parse_kinds
@@ -368,45 +367,104 @@ def test_not_a_winning_hand() -> None:
 # ---- payments -------------------------------------------------------------------------------------
 
 
-def _s(tai_hand: str = "111m456m789m234p678s99s", win: str = "4m", self_draw: bool = False) -> Score:
-    return score_win(
-        parse_counts(tai_hand), [], WinContext(winning_tile=int(Tile.parse(win)), self_draw=self_draw)
-    )
+# The engine's own payment path: hands played on hand-built walls (every seat's tiles and every
+# draw named, so each hand plays the same way). The dealer (seat 0) opens with 1z; the draws are
+# 5z/6z, which nobody holds and everyone throws at once, until the scenario's discarder throws 4m
+# after the last named draw, or its winner draws 4m. The winning hand 111m 56m 789m 234p 678s 99s
+# waits on 4m/7m: 門清 1 tai on a discard, 門清自摸 3 on a self-draw (no honours, a two-sided
+# wait, past the first go-around: nothing else applies). Nobody else can claim 4m: no seat holds
+# 4m, and the seat after the discarder holds no 23m/35m/56m.
+WINNER = "111m56m789m234p678s99s"
+DEALER = "2m8m9m1p2p5p6p7p8p9p1s3s5s1z2z3z4z"  # 17 tiles, no 4m
+DEALER_WITH_4M = "4m8m9m1p2p5p6p7p8p9p1s3s5s1z2z3z4z"
+SEAT = "3m3m1p1p4p7p9p2s2s4s5s8s1z2z3z4z"
+SEAT_WITH_4M = "4m2m9m3p5p6p6p7p8p1s3s7s1z2z3z4z"
+SEAT_NO_4M = "2m2m9m3p5p6p6p7p8p1s3s7s1z2z3z4z"
+SEAT_FROM_DEALER = "2m8m9m1p2p5p6p7p8p9p1s3s5s2z3z4z"  # DEALER less its 1z: 16 tiles
+
+
+def play_to_win(
+    hands: list[str], draws: str, *, winner: int, discarder: int | None, **cfg: object
+) -> HandResult:
+    """Play the scripted hand above to its end; the hand's result."""
+    four_m = int(Tile.parse("4m"))
+    s = MahjongGame(**cfg).new_hand(build_wall(hands, draws=draws, seed=0))  # type: ignore[arg-type]
+    s.apply(int(Tile.parse("1z")))
+    draws_left = len(parse_kinds(draws))
+    while not s.is_terminal():
+        if s.phase in (Phase.CLAIM, Phase.ROB):
+            s.apply(WIN if s.current_player() == winner else PASS)
+            continue
+        draws_left -= 1
+        if s.turn == winner and s.drawn == four_m:
+            s.apply(WIN)
+        elif s.turn == discarder and draws_left == 0:
+            s.apply(four_m)
+        else:
+            s.apply(s.drawn)
+    assert s.last_result is not None
+    return s.last_result
+
+
+def deltas_of(r: HandResult) -> list[int]:
+    assert not r.exhaustive and len(r.winners) == 1
+    return list(r.deltas)
 
 
 def test_discard_win_only_discarder_pays() -> None:
-    s = _s()  # 門清 1 tai
-    # seat 2 wins on seat 3's discard, dealer seat 0 not involved: 1000 + 1 x 500
-    assert settle(2, s, discarder=3, dealer=0, continuation=0) == [0, 0, 1500, -1500]
+    r = play_to_win([DEALER, SEAT, WINNER, SEAT_WITH_4M], "5z5z5z5z6z6z6z", winner=2, discarder=3)
+    assert r.discarder == 3 and dict(r.scores[0].patterns) == {"門清": 1}
+    # seat 2 wins on seat 3's 4m, the dealer (seat 0) not involved: 1 tai -> 1000 + 1 x 500
+    assert deltas_of(r) == [0, 0, 1500, -1500]
+    assert [(p.payer, p.tai, p.amount) for p in r.payments] == [(3, 1, 1500)]
 
 
 def test_dealer_discards_into_a_win_pays_dealer_tai() -> None:
-    s = _s()
-    # dealer (seat 0) at 連2 discards: 1 + 莊家 1 + 連莊 4 = 6 tai -> 1000 + 3000
-    assert settle(2, s, discarder=0, dealer=0, continuation=2) == [-4000, 0, 4000, 0]
+    hands = [DEALER_WITH_4M, SEAT, WINNER, SEAT_NO_4M]
+    r = play_to_win(hands, "5z5z5z5z", winner=2, discarder=0, continuation=2)
+    assert r.discarder == 0 and r.continuation == 2 and dict(r.scores[0].patterns) == {"門清": 1}
+    # the dealer at 連2 discards: 門清 1 + 莊家 1 + 連莊 2 x 2 = 6 tai -> 1000 + 3000
+    assert deltas_of(r) == [-4000, 0, 4000, 0]
+    assert r.payments[0].lines == (("門清", 1), ("莊家", 1), ("連莊", 4))
 
 
 def test_self_draw_all_pay_dealer_tai_only_from_dealer() -> None:
-    s = _s(self_draw=True)  # 門清自摸 3
-    # non-dealer seat 1 self-draws, dealer seat 0 at 連1: dealer pays 3+1+2 = 6 tai, others 3 tai
-    deltas = settle(1, s, discarder=None, dealer=0, continuation=1)
-    assert deltas == [-4000, 4000 + 2500 + 2500, -2500, -2500]
-    assert sum(deltas) == 0
+    hands = [DEALER, WINNER, SEAT, SEAT_NO_4M]
+    r = play_to_win(hands, "5z5z5z5z4m", winner=1, discarder=None, continuation=1)
+    assert r.self_draw and dict(r.scores[0].patterns) == {"門清自摸": 3}
+    # non-dealer seat 1 self-draws, dealer seat 0 at 連1: the dealer pays 3 + 莊家 1 + 連莊 2 =
+    # 6 tai (4000), the other two 3 tai (2500 each); the winner gets 9000
+    assert deltas_of(r) == [-4000, 9000, -2500, -2500]
+    # the payers in turn order from the winner
+    assert [(p.payer, p.tai) for p in r.payments] == [(2, 3), (3, 3), (0, 6)]
 
 
 def test_dealer_self_draw_everyone_pays_dealer_tai() -> None:
-    s = _s(self_draw=True)
-    # dealer seat 3 wins at 連0: each pays 3 + 1 = 4 tai = 3000
-    assert settle(3, s, discarder=None, dealer=3, continuation=0) == [-3000, -3000, -3000, 9000]
+    hands = [WINNER + "1z", SEAT, SEAT_FROM_DEALER, SEAT_NO_4M]
+    r = play_to_win(hands, "5z5z5z4m", winner=0, discarder=None)
+    assert r.self_draw and r.winners == (0,) and dict(r.scores[0].patterns) == {"門清自摸": 3}
+    # the dealer wins at 連0: each of the three pays 3 + 莊家 1 = 4 tai = 1000 + 2000
+    assert deltas_of(r) == [9000, -3000, -3000, -3000]
 
 
 def test_limit_caps_tai_and_custom_stakes() -> None:
-    s = _s(self_draw=True)
-    cfg = MahjongConfig(limit=2, base=100, per_tai=20)
-    assert payment_amount(s, dealer_involved=True, continuation=3, config=cfg) == 100 + 2 * 20
-    assert (
-        payment_amount(s, dealer_involved=False, continuation=3, config=MahjongConfig(base=100, per_tai=20))
-        == 160
+    hands = [DEALER, WINNER, SEAT, SEAT_NO_4M]
+    stakes = {"base": 100, "per_tai": 20, "continuation": 3}
+    r = play_to_win(hands, "5z5z5z5z4m", winner=1, discarder=None, **stakes)
+    # seat 1 self-draws (3 tai), the dealer at 連3 pays 3 + 1 + 2 x 3 = 10 tai: 100 + 10 x 20 = 300;
+    # the others 3 tai: 100 + 60 = 160
+    assert deltas_of(r) == [-300, 620, -160, -160]
+    capped = play_to_win(hands, "5z5z5z5z4m", winner=1, discarder=None, limit=2, **stakes)
+    # limit=2 caps every payment at 2 tai, the dealer's included: 100 + 2 x 20 = 140 each
+    assert deltas_of(capped) == [-140, 420, -140, -140]
+    assert [p.tai for p in capped.payments] == [2, 2, 2]
+    # the lines still show what the cap cut (10 tai for the dealer's payment)
+    assert sum(v for _, v in capped.payments[2].lines) == 10
+
+
+def _s(tai_hand: str = "111m456m789m234p678s99s", win: str = "4m", self_draw: bool = False) -> Score:
+    return score_win(
+        parse_counts(tai_hand), [], WinContext(winning_tile=int(Tile.parse(win)), self_draw=self_draw)
     )
 
 

@@ -87,6 +87,22 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         ) from None
 
 
+def keyword_defaults(factory: Callable[..., Any], *names: str) -> dict[str, Any]:
+    """The defaults of ``factory``'s parameters ``names``, in that order.
+
+    A registry passes this as an agent's documented defaults, so they are the agent class's own
+    signature rather than a copy of it (``docs/design.md``, "One source per fact"). Raises
+    ``ValueError`` for a name the signature lacks or gives no default.
+    """
+    import inspect  # only registries of already-imported agent classes need it
+
+    params = inspect.signature(factory).parameters
+    missing = [n for n in names if n not in params or params[n].default is inspect.Parameter.empty]
+    if missing:
+        raise ValueError(f"{factory.__qualname__} has no default for the parameters {missing}")
+    return {n: params[n].default for n in names}
+
+
 @dataclass
 class AgentRegistry:
     """Named agent factories of one game, each with its parameters and their defaults."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeGuard, cast
 
 import numpy as np
 
@@ -32,10 +32,10 @@ from paiju.core.errors import (
     IllegalMoveError,
     InvalidNotationError,
 )
-from paiju.core.protocol import CHANCE, TERMINAL, Action, GameInfo, State
+from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
 from paiju.doudizhu.cards import MAX_COUNT, NUM_RANKS, Deal, Hand
 from paiju.doudizhu.movegen import generate, illegal_reason, is_legal
-from paiju.doudizhu.moves import PASS, Move, MoveType, counts_of, key_of
+from paiju.doudizhu.moves import BOMB_TYPES, PASS, Move, MoveType, counts_of, key_of
 from paiju.doudizhu.scoring import DEFAULT_SCORING, ScoreFacts, ScoringRule, get_rule, seat_returns
 
 ROLE_NAMES: Final = ("landlord", "farmer 1", "farmer 2")
@@ -44,6 +44,7 @@ MAX_PLAYS: Final = 160
 """Bound on play-phase decisions: 54 cards, each play takes >= 1 card, <= 2 passes after it."""
 
 _DEAL, _BIDDING, _PLAY, _OVER = 0, 1, 2, 3
+_PASS = MoveType.PASS  # hot-path alias (docs/design.md, "One source per fact")
 _PHASE_NAMES: Final = ("deal", "bidding", "play", "over")
 _FULL_KEY: Final = key_of(MAX_COUNT)
 _HAND_CACHE: dict[int, Hand] = {}
@@ -197,7 +198,7 @@ class GameRecord:
         if winner is None:
             raise CorruptRecordError("game record is not finished: nobody emptied their hand")
         landlord_won = winner == self.landlord
-        bombs = sum(1 for _, m in self.plays if m.type == MoveType.BOMB or m.type == MoveType.ROCKET)
+        bombs = sum(1 for _, m in self.plays if m.type in BOMB_TYPES)
         farmer_played = any(not m.is_pass for s, m in self.plays if s != self.landlord)
         landlord_plays = sum(1 for s, m in self.plays if s == self.landlord and not m.is_pass)
         bid = max(self.bids) if self.bids else 1
@@ -350,6 +351,7 @@ class DouDizhuGame:
         for seat, move in observation.history:
             for r, n in enumerate(move.counts):
                 initial[seat][r] += n
+        kitty: Hand | None
         if observation.phase == "bidding":
             assert kitty_counts is not None
             kitty = Hand._trusted(tuple(kitty_counts))
@@ -365,10 +367,10 @@ class DouDizhuGame:
                 pre[landlord] = pre[landlord] - kitty
                 deal = Deal._trusted((pre[0] + kitty, pre[1], pre[2]), kitty)
             else:
-                deal = Deal._trusted(tuple(Hand._trusted(tuple(h)) for h in initial), kitty)  # type: ignore[arg-type]
+                deal = Deal._trusted(tuple(Hand._trusted(tuple(h)) for h in initial), kitty)
         state._apply(deal)
-        for b in observation.bids:
-            state._apply(BIDS[b])
+        for bid in observation.bids:
+            state._apply(BIDS[bid])
         for _seat, move in observation.history:
             state._apply(move)
         return state
@@ -396,8 +398,24 @@ def _split(pool: list[int], order: np.ndarray, sizes: Sequence[int]) -> list[lis
     return out
 
 
-class DouDizhuState(State):
+DouDizhuAction = Move | Bid | Deal
+"""An action of the game: a :class:`Move` in play, a :class:`Bid` while bidding, the chance
+:class:`Deal` at the start."""
+
+
+def are_moves(actions: Sequence[object]) -> TypeGuard[Sequence[Move]]:
+    """Whether ``actions`` (one position's legal actions) are moves of the play phase.
+
+    The legal actions of a position are all of one kind (all bids or all moves), so the first
+    one says which: agents call this to type their play-phase lists without copying them.
+    """
+    return not actions or isinstance(actions[0], Move)
+
+
+class DouDizhuState(State[DouDizhuAction]):
     """One Dou Dizhu position. Hands are packed count keys; ``clone`` copies a few lists."""
+
+    game: DouDizhuGame
 
     __slots__ = (
         "_bid",
@@ -442,23 +460,24 @@ class DouDizhuState(State):
     def current_player(self) -> int:
         return self._player
 
-    def _legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[DouDizhuAction]:
         if self._phase == _BIDDING:
             return [BIDS[0], *BIDS[self._bid + 1 :]]
         trick = self._trick
-        moves: list[Action] = generate(self._hands[self._player], trick, strict=self.game.strict)  # type: ignore[assignment]
+        moves = generate(self._hands[self._player], trick, strict=self.game.strict)
         if trick is not None:
             moves.append(PASS)
-        return moves
+        # a list of moves is a list of actions; cast, not a copy, because lists are invariant
+        return cast("list[DouDizhuAction]", moves)
 
-    def _is_legal(self, action: Action) -> bool:
+    def _is_legal(self, action: DouDizhuAction) -> bool:
         if self._phase == _BIDDING:
             return isinstance(action, Bid) and (action.value == 0 or action.value > self._bid)
         if not isinstance(action, Move):
             return False
         return is_legal(self._hands[self._player], action, self._trick, strict=self.game.strict)
 
-    def _illegal_reason(self, action: Action) -> str:
+    def _illegal_reason(self, action: DouDizhuAction) -> str:
         seat = self._player
         if self._phase == _BIDDING:
             if not isinstance(action, Bid):
@@ -469,18 +488,20 @@ class DouDizhuState(State):
         reason = illegal_reason(self._hands[seat], action, self._trick, strict=self.game.strict)
         return f"illegal move {action} for seat {seat} ({self.role_name(seat)}): {reason}"
 
-    def _check_chance_outcome(self, action: Action) -> None:
+    def _check_chance_outcome(self, action: DouDizhuAction) -> None:
         if not isinstance(action, Deal):
             raise IllegalMoveError(f"the chance outcome of a Dou Dizhu deal is a Deal, not {action!r}")
         if self.game.config.bidding and action.kitty is None:
             raise IllegalMoveError(f"with bidding the deal must name its kitty: {action}")
 
-    def _apply(self, action: Action) -> None:
+    # Any, not DouDizhuAction: the phase says which action it is (apply() checked it), and
+    # this hot path of every rollout takes no isinstance test or cast call to say so.
+    def _apply(self, action: Any) -> None:
         phase = self._phase
         if phase == _PLAY:
-            move: Move = action  # type: ignore[assignment]
+            move: Move = action
             p = self._player
-            if move.type == 0:
+            if move.type == _PASS:
                 self._history.append((p, move))
                 self._passes += 1
                 if self._passes == 2:
@@ -489,7 +510,7 @@ class DouDizhuState(State):
             else:
                 self._hands[p] -= move.key
                 self._sizes[p] -= move.size
-                if move.type == 4 or move.type == 5:
+                if move.type in BOMB_TYPES:
                     self._bombs += 1
                 self._trick = move
                 self._owner = p
@@ -502,7 +523,7 @@ class DouDizhuState(State):
                     return
             self._player = (p + 1) % 3
         elif phase == _BIDDING:
-            bid: Bid = action  # type: ignore[assignment]
+            bid: Bid = action
             self._bids.append(bid.value)
             if bid.value:
                 self._bid = bid.value
@@ -516,7 +537,7 @@ class DouDizhuState(State):
             else:
                 self._player = (self._player + 1) % 3
         elif phase == _DEAL:
-            deal: Deal = action  # type: ignore[assignment]
+            deal: Deal = action
             self._deal = deal
             if self.game.config.bidding:
                 assert deal.kitty is not None
@@ -613,10 +634,10 @@ class DouDizhuState(State):
         )
         return obs
 
-    def sample_chance(self, rng: np.random.Generator) -> Action:
+    def sample_chance(self, rng: np.random.Generator) -> Deal:
         return Deal.random(rng)
 
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: DouDizhuAction) -> str:
         if isinstance(action, Move | Bid | Deal):
             return str(action)
         raise InvalidNotationError(f"{action!r} is not a Dou Dizhu action")
@@ -659,7 +680,8 @@ class DouDizhuState(State):
     @property
     def hands(self) -> tuple[Hand, Hand, Hand]:
         """Every seat's current cards (hidden information: for engines and records only)."""
-        return tuple(Hand._trusted(counts_of(h)) for h in self._hands)  # type: ignore[return-value]
+        h0, h1, h2 = self._hands
+        return Hand._trusted(counts_of(h0)), Hand._trusted(counts_of(h1)), Hand._trusted(counts_of(h2))
 
     @property
     def deal(self) -> Deal | None:
@@ -710,7 +732,7 @@ class DouDizhuState(State):
         if text.strip().lower() == "pass":
             return PASS
         trick = self._trick
-        if trick is not None and trick.type not in (MoveType.BOMB, MoveType.ROCKET):
+        if trick is not None and trick.type not in BOMB_TYPES:
             try:
                 return Move.parse(text, trick.type)
             except InvalidNotationError:

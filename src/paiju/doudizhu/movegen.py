@@ -39,26 +39,33 @@ from paiju.core.errors import InvalidNotationError
 from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER
 from paiju.doudizhu.moves import (
     _INTERN,
+    BOMB_TYPES,
+    CHAIN_OF_WIDTH,
+    CHAIN_TOP,
+    MIN_CHAIN,
+    OF_A_KIND,
     PASS,
     SHIFTS,
     UNIT,
     Move,
+    MoveType,
     contains_key,
     intern,
     notations,
     parse_key,
 )
 
-_SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 1, 2, 3, 4, 5
-_TRIO_SOLO, _TRIO_PAIR, _SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = 6, 7, 8, 9, 10
-_AIRPLANE_SOLO, _AIRPLANE_PAIR, _FOUR_TWO_SOLO, _FOUR_TWO_PAIR = 11, 12, 13, 14
-_CHAIN_TOP: Final = 11
-_MIN_CHAIN: Final = {1: 5, 2: 3, 3: 2}
-_CHAIN_TYPE: Final = {1: _SOLO_CHAIN, 2: _PAIR_CHAIN, 3: _TRIO_CHAIN}
+# hot-path aliases of the members (docs/design.md, "One source per fact")
+_PASS, _SOLO, _PAIR, _TRIO = MoveType.PASS, MoveType.SOLO, MoveType.PAIR, MoveType.TRIO
+_BOMB, _ROCKET = MoveType.BOMB, MoveType.ROCKET
+_TRIO_SOLO, _TRIO_PAIR = MoveType.TRIO_SOLO, MoveType.TRIO_PAIR
+_SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = MoveType.SOLO_CHAIN, MoveType.PAIR_CHAIN, MoveType.TRIO_CHAIN
+_AIRPLANE_SOLO, _AIRPLANE_PAIR = MoveType.AIRPLANE_SOLO, MoveType.AIRPLANE_PAIR
+_FOUR_TWO_SOLO, _FOUR_TWO_PAIR = MoveType.FOUR_TWO_SOLO, MoveType.FOUR_TWO_PAIR
 
 LOW: Final = sum(1 << s for s in SHIFTS)
 """Bit 0 of every rank nibble: the layout of the rank masks."""
-CHAINABLE: Final = sum(1 << SHIFTS[r] for r in range(_CHAIN_TOP + 1))
+CHAINABLE: Final = sum(1 << SHIFTS[r] for r in range(CHAIN_TOP + 1))
 """Mask of the ranks 3..A (the ones that may form chains)."""
 ABOVE: Final = tuple(sum(1 << SHIFTS[r] for r in range(lo + 1, NUM_RANKS)) for lo in range(NUM_RANKS))
 """ABOVE[r]: mask of the ranks higher than r."""
@@ -153,9 +160,8 @@ def _runs(mask: int, minlen: int) -> list[tuple[int, int]]:
     ]
 
 
-_SINGLE_TYPE: Final = {1: _SOLO, 2: _PAIR, 3: _TRIO, 4: _BOMB}
 SINGLE: Final = {
-    w: tuple(intern(w * UNIT[r], _SINGLE_TYPE[w], r) for r in range(NUM_RANKS if w == 1 else 13))
+    w: tuple(intern(w * UNIT[r], OF_A_KIND[w], r) for r in range(NUM_RANKS if w == 1 else 13))
     for w in (1, 2, 3, 4)
 }
 """SINGLE[width][rank]: the solo, pair, trio or bomb of a rank (built at import: 54 moves)."""
@@ -164,7 +170,7 @@ SINGLE: Final = {
 def _chain_table(w: int) -> _Lazy[tuple[int, int], Move]:
     def build(start_length: tuple[int, int]) -> Move:
         s, n = start_length
-        return intern(sum(w * UNIT[r] for r in range(s, s + n)), _CHAIN_TYPE[w], s)
+        return intern(sum(w * UNIT[r] for r in range(s, s + n)), CHAIN_OF_WIDTH[w], s)
 
     return _Lazy(build)
 
@@ -174,7 +180,7 @@ CHAIN: Final = {w: _chain_table(w) for w in (1, 2, 3)}
 
 
 def _run_chains_table(w: int) -> _Lazy[tuple[int, int], tuple[Move, ...]]:
-    chain, minlen = CHAIN[w], _MIN_CHAIN[w]
+    chain, minlen = CHAIN[w], MIN_CHAIN[w]
     return _Lazy(
         lambda run: tuple(
             chain[(st, n)] for n in range(minlen, run[1] + 1) for st in range(run[0], run[0] + run[1] - n + 1)
@@ -200,7 +206,7 @@ def _lead_group(width: int) -> Callable[[int], tuple[Move, ...]]:
     """Builder: the single moves of one width (solo/pair/trio) plus every chain of them."""
     move_of = SINGLE[width].__getitem__
     run_chains = _RUN_CHAINS[width]
-    minlen = _MIN_CHAIN[width]
+    minlen = MIN_CHAIN[width]
 
     def build(mask: int) -> tuple[Move, ...]:
         moves = list(map(move_of, _ranks(mask)))
@@ -233,7 +239,11 @@ def _chains_of_length(width: int, n: int) -> _Lazy[int, tuple[Move, ...]]:
     )
 
 
-CHAINS: Final = {(w, n): _chains_of_length(w, n) for w in (1, 2, 3) for n in range(_MIN_CHAIN[w], 13)}
+_LONGEST_CHAIN: Final = CHAIN_TOP + 1
+"""Ranks 3..A: the most a chain (or an airplane's body) can span."""
+CHAINS: Final = {
+    (w, n): _chains_of_length(w, n) for w in (1, 2, 3) for n in range(MIN_CHAIN[w], _LONGEST_CHAIN + 1)
+}
 """CHAINS[(width, length)][mask]: chains of exactly that length inside the mask."""
 
 
@@ -302,7 +312,9 @@ FOUR_SOLO: Final = {strict: tuple(_four_solo_row(f, strict) for f in range(13)) 
 """FOUR_SOLO[strict][four rank][m1 | m2 << 64]: the four with every two solo kickers."""
 FOUR_PAIR: Final = tuple(_four_pair_row(f) for f in range(13))
 _BODY3: Final = {
-    (s, n): sum(3 * UNIT[r] for r in range(s, s + n)) for n in range(2, 13) for s in range(12 - n + 1)
+    (s, n): sum(3 * UNIT[r] for r in range(s, s + n))
+    for n in range(MIN_CHAIN[3], _LONGEST_CHAIN + 1)
+    for s in range(_LONGEST_CHAIN - n + 1)
 }
 _BODY_MASK: Final = {(s, n): sum(15 << SHIFTS[r] for r in range(s, s + n)) for (s, n) in _BODY3}
 
@@ -377,7 +389,7 @@ def airplanes_solo(h: int, s: int, n: int, lead: bool, strict: bool) -> tuple[Mo
     if got is not None:
         return got
     body = _BODY3[(s, n)]
-    hi = SHIFTS[s + n] if s + n <= _CHAIN_TOP else -1
+    hi = SHIFTS[s + n] if s + n <= CHAIN_TOP else -1
     base = (_AIRPLANE_SOLO << 4) | s
     get = _INTERN.get
     out = []
@@ -508,7 +520,7 @@ def generate(hand_key: int, beat: Move | None = None, *, strict: bool = False) -
     ``beat=None`` (or :data:`PASS`) means a free lead. ``strict=True`` applies RLCard's
     wing rule. The list is fresh (callers may keep or change it) and duplicate-free.
     """
-    if beat is None or beat.type == 0:
+    if beat is None or beat.type == _PASS:
         return list(_lead_moves(hand_key, strict))
     return _follow(hand_key, beat, strict)
 
@@ -527,11 +539,11 @@ def _lead_moves(hand_key: int, strict: bool) -> tuple[Move, ...]:
 
 def is_legal(hand_key: int, move: Move, beat: Move | None, *, strict: bool = False) -> bool:
     """Cheap legality test that agrees with :func:`generate` (pass is legal only when following)."""
-    if move.type == 0:
-        return beat is not None and beat.type != 0
+    if move.type == _PASS:
+        return beat is not None and beat.type != _PASS
     if not contains_key(hand_key, move.key) or (strict and not move.strict):
         return False
-    if beat is None or beat.type == 0:
+    if beat is None or beat.type == _PASS:
         return move.lead
     return move.top and move.beats(beat)
 
@@ -540,9 +552,9 @@ def illegal_reason(hand_key: int, move: Move, beat: Move | None, *, strict: bool
     """Why ``move`` is illegal here (None if it is legal): the message of an IllegalMoveError."""
     from paiju.doudizhu.moves import counts_of, format_counts
 
-    following = beat is not None and beat.type != 0
+    following = beat is not None and beat.type != _PASS
     hand = format_counts(counts_of(hand_key))
-    if move.type == 0:
+    if move.type == _PASS:
         return None if following else "cannot pass on a free lead: the leader must play"
     if not contains_key(hand_key, move.key):
         return f"{move} is not in the hand {hand}"
@@ -557,7 +569,7 @@ def illegal_reason(hand_key: int, move: Move, beat: Move | None, *, strict: bool
         return f"{move} is read with its highest body when following, not as {move.describe()}"
     if move.beats(beat):
         return None
-    if move.type != beat.type and move.type not in (_BOMB, _ROCKET):
+    if move.type != beat.type and move.type not in BOMB_TYPES:
         return f"{move.describe()} does not beat {beat.describe()}: a different type"
     if move.length != beat.length and move.type == beat.type:
         return f"{move.describe()} does not beat {beat.describe()}: a different length"

@@ -25,12 +25,14 @@ Readings and the rule that picks one (documented in ``docs/doudizhu.md``). Under
   harder one to beat); when **following** an airplane of 3 it may be played as that airplane.
 
 Both facts are checked by brute force over every card set in ``tests/doudizhu``.
+
+:class:`MoveType`, the chain rules and the named type properties (``BOMB_TYPES``,
+``KICKER_TYPES``) are declared in :mod:`paiju.doudizhu.movetypes` and re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from enum import IntEnum
 from operator import attrgetter
 from typing import Final, Generic, TypeVar
 
@@ -48,12 +50,15 @@ from paiju.doudizhu.cards import (
     key_of,
     parse_key,
 )
-
-CHAIN_TOP: Final = 11
-"""Highest rank allowed in a chain ('A'); 2 and the jokers never chain."""
-MIN_CHAIN: Final = {1: 5, 2: 3, 3: 2}
-"""Shortest chain of solos, pairs and trios."""
-
+from paiju.doudizhu.movetypes import (
+    BOMB_TYPES,
+    CHAIN_OF_WIDTH,
+    CHAIN_TOP,
+    KICKER_TYPES,
+    MIN_CHAIN,
+    OF_A_KIND,
+    MoveType,
+)
 
 _V = TypeVar("_V")
 _C5: Final = range(5)
@@ -103,89 +108,13 @@ def contains_key(hand: int, cards: int) -> bool:
     return ((hand | GUARD) - cards) & GUARD == GUARD
 
 
-class MoveType(IntEnum):
-    """The move types of ``docs/doudizhu.md`` §2 (numbered like DouZero's ``TYPE_*`` constants)."""
-
-    PASS = 0
-    SOLO = 1
-    PAIR = 2
-    TRIO = 3
-    BOMB = 4
-    ROCKET = 5
-    TRIO_SOLO = 6
-    TRIO_PAIR = 7
-    SOLO_CHAIN = 8
-    PAIR_CHAIN = 9
-    TRIO_CHAIN = 10
-    AIRPLANE_SOLO = 11
-    AIRPLANE_PAIR = 12
-    FOUR_TWO_SOLO = 13
-    FOUR_TWO_PAIR = 14
-
-    @property
-    def label(self) -> str:
-        """The English name used in code and docs (``"trio with solo"``)."""
-        return _LABELS[self]
-
-    @property
-    def chinese(self) -> str:
-        return _CHINESE[self]
-
-    @classmethod
-    def parse(cls, text: str | MoveType) -> MoveType:
-        """From a member, its name (``"airplane_solo"``, any case) or its label."""
-        if isinstance(text, MoveType):
-            return text
-        if isinstance(text, str):
-            norm = text.strip().upper().replace("-", "_").replace(" ", "_")
-            if norm in cls.__members__:
-                return cls[norm]
-            for member, label in _LABELS.items():
-                if text.strip().lower() == label:
-                    return member
-        names = ", ".join(m.name.lower() for m in cls)
-        raise InvalidNotationError(f"unknown move type {text!r}; types are {names}")
-
-
-_LABELS: Final = {
-    MoveType.PASS: "pass",
-    MoveType.SOLO: "solo",
-    MoveType.PAIR: "pair",
-    MoveType.TRIO: "trio",
-    MoveType.BOMB: "bomb",
-    MoveType.ROCKET: "rocket",
-    MoveType.TRIO_SOLO: "trio with solo",
-    MoveType.TRIO_PAIR: "trio with pair",
-    MoveType.SOLO_CHAIN: "solo chain",
-    MoveType.PAIR_CHAIN: "pair chain",
-    MoveType.TRIO_CHAIN: "trio chain",
-    MoveType.AIRPLANE_SOLO: "airplane with solo wings",
-    MoveType.AIRPLANE_PAIR: "airplane with pair wings",
-    MoveType.FOUR_TWO_SOLO: "four with two solos",
-    MoveType.FOUR_TWO_PAIR: "four with two pairs",
-}
-_CHINESE: Final = {
-    MoveType.PASS: "不出",
-    MoveType.SOLO: "单张",
-    MoveType.PAIR: "对牌",
-    MoveType.TRIO: "三张",
-    MoveType.BOMB: "炸弹",
-    MoveType.ROCKET: "火箭",
-    MoveType.TRIO_SOLO: "三带一",
-    MoveType.TRIO_PAIR: "三带一对",
-    MoveType.SOLO_CHAIN: "单顺",
-    MoveType.PAIR_CHAIN: "双顺",
-    MoveType.TRIO_CHAIN: "三顺",
-    MoveType.AIRPLANE_SOLO: "飞机带单翅膀",
-    MoveType.AIRPLANE_PAIR: "飞机带对翅膀",
-    MoveType.FOUR_TWO_SOLO: "四带二",
-    MoveType.FOUR_TWO_PAIR: "四带两对",
-}
-
-# plain ints for hot paths (IntEnum attribute access is slow)
-_PASS, _SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 0, 1, 2, 3, 4, 5
-_TRIO_SOLO, _TRIO_PAIR, _SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = 6, 7, 8, 9, 10
-_AIRPLANE_SOLO, _AIRPLANE_PAIR, _FOUR_TWO_SOLO, _FOUR_TWO_PAIR = 11, 12, 13, 14
+# hot-path aliases of the members (docs/design.md, "One source per fact")
+_PASS, _SOLO = MoveType.PASS, MoveType.SOLO
+_BOMB, _ROCKET = MoveType.BOMB, MoveType.ROCKET
+_TRIO_SOLO, _TRIO_PAIR = MoveType.TRIO_SOLO, MoveType.TRIO_PAIR
+_SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = MoveType.SOLO_CHAIN, MoveType.PAIR_CHAIN, MoveType.TRIO_CHAIN
+_AIRPLANE_SOLO, _AIRPLANE_PAIR = MoveType.AIRPLANE_SOLO, MoveType.AIRPLANE_PAIR
+_FOUR_TWO_SOLO, _FOUR_TWO_PAIR = MoveType.FOUR_TWO_SOLO, MoveType.FOUR_TWO_PAIR
 _TYPES: Final = tuple(MoveType)
 
 
@@ -310,7 +239,7 @@ class Move:
     @property
     def is_bomb(self) -> bool:
         """True for bombs and the rocket (the moves that raise the multiplier)."""
-        return self.type == _BOMB or self.type == _ROCKET
+        return self.type in BOMB_TYPES
 
     @property
     def body(self) -> Hand:
@@ -324,13 +253,14 @@ class Move:
 
     def _kicker_key(self) -> int:
         t = self.type
+        if t not in KICKER_TYPES:
+            return 0
         if t in (_TRIO_SOLO, _TRIO_PAIR):
             return self.key - 3 * UNIT[self.rank]
         if t in (_FOUR_TWO_SOLO, _FOUR_TWO_PAIR):
             return self.key - 4 * UNIT[self.rank]
-        if t in (_AIRPLANE_SOLO, _AIRPLANE_PAIR):
-            return self.key - sum(3 * UNIT[r] for r in range(self.rank, self.rank + self.length))
-        return 0
+        # an airplane: the wings are what the body's trios leave
+        return self.key - sum(3 * UNIT[r] for r in range(self.rank, self.rank + self.length))
 
     def beats(self, other: Move) -> bool:
         """True if this move may be played on ``other`` (``docs/doudizhu.md`` §2). Pass beats nothing."""
@@ -445,7 +375,7 @@ _LOW: Final = sum(1 << s for s in SHIFTS)
 """Bit 0 of every rank's nibble (the layout of rank masks)."""
 _CHAIN_RANKS: Final = sum(1 << SHIFTS[r] for r in range(CHAIN_TOP + 1))
 _JOKER_PAIR: Final = UNIT[SMALL_JOKER] | UNIT[BIG_JOKER]
-_LENGTH_DIVISOR: Final = {
+_LENGTH_DIVISOR: Final[dict[int, int]] = {
     _SOLO_CHAIN: 1, _PAIR_CHAIN: 2, _TRIO_CHAIN: 3, _AIRPLANE_SOLO: 4, _AIRPLANE_PAIR: 5
 }
 """Cards per body rank of each chain type (an airplane's wings included)."""
@@ -507,7 +437,7 @@ def _readings(c: tuple[int, ...], key: int) -> list[Move]:
         return [intern(key, _ROCKET, SMALL_JOKER)]
     if distinct == 1:
         r = present[0]
-        return [intern(key, {2: _PAIR, 3: _TRIO, 4: _BOMB}[n], r)] if n >= 2 else []
+        return [intern(key, OF_A_KIND[n], r)] if n >= 2 else []
     # chains of equal counts (solos >= 5, pairs >= 3, trios >= 2), 3..A only
     if (
         top <= 3
@@ -516,7 +446,7 @@ def _readings(c: tuple[int, ...], key: int) -> list[Move]:
         and present[-1] - present[0] + 1 == distinct
         and distinct >= MIN_CHAIN[top]
     ):
-        out.append(intern(key, {1: _SOLO_CHAIN, 2: _PAIR_CHAIN, 3: _TRIO_CHAIN}[top], present[0]))
+        out.append(intern(key, CHAIN_OF_WIDTH[top], present[0]))
     if n == 4 and distinct == 2 and top == 3:
         out.append(intern(key, _TRIO_SOLO, c.index(3)))
     if n == 5 and distinct == 2 and top == 3 and 2 in c:
@@ -555,7 +485,13 @@ def allowed(move: Move, strict: bool) -> bool:
 
 
 __all__ = [
+    "BOMB_TYPES",
+    "CHAIN_OF_WIDTH",
+    "CHAIN_TOP",
     "GUARD",
+    "KICKER_TYPES",
+    "MIN_CHAIN",
+    "OF_A_KIND",
     "PASS",
     "SHIFTS",
     "UNIT",

@@ -26,22 +26,30 @@ from typing import TYPE_CHECKING, Final
 
 from paiju.core.errors import InvalidNotationError
 from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, RANKS, SHIFTS, SMALL_JOKER, UNIT, parse_key
+from paiju.doudizhu.movetypes import CHAIN_TOP, MIN_CHAIN, OF_A_KIND, MoveType
 
 if TYPE_CHECKING:
     from paiju.doudizhu.moves import Move
 
-# move type numbers (MoveType's values; plain ints, the enum is not imported here)
-_SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 1, 2, 3, 4, 5
-_TRIO_SOLO, _TRIO_PAIR, _SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = 6, 7, 8, 9, 10
-_AIRPLANE_SOLO, _AIRPLANE_PAIR, _FOUR_TWO_SOLO, _FOUR_TWO_PAIR = 11, 12, 13, 14
-_CHAIN_TOP: Final = 11
-"""Highest rank allowed in a chain ('A')."""
-_MIN_CHAIN: Final = (0, 5, 3, 2)
-"""Shortest chain of solos, pairs and trios, by width."""
+# Hot-path aliases of the members (docs/design.md, "One source per fact"), taken from the light
+# movetypes module so that the Move classes are still not imported here. Plain ints: a reading
+# is an int tuple, and CPython specialises == only between exact ints (measured: the first-call
+# benchmark lost ~7% with IntEnum members in the readings).
+_PASS, _SOLO, _PAIR, _TRIO = int(MoveType.PASS), int(MoveType.SOLO), int(MoveType.PAIR), int(MoveType.TRIO)
+_BOMB, _ROCKET = int(MoveType.BOMB), int(MoveType.ROCKET)
+_TRIO_SOLO, _TRIO_PAIR = int(MoveType.TRIO_SOLO), int(MoveType.TRIO_PAIR)
+_SOLO_CHAIN, _PAIR_CHAIN = int(MoveType.SOLO_CHAIN), int(MoveType.PAIR_CHAIN)
+_TRIO_CHAIN = int(MoveType.TRIO_CHAIN)
+_AIRPLANE_SOLO, _AIRPLANE_PAIR = int(MoveType.AIRPLANE_SOLO), int(MoveType.AIRPLANE_PAIR)
+_FOUR_TWO_SOLO, _FOUR_TWO_PAIR = int(MoveType.FOUR_TWO_SOLO), int(MoveType.FOUR_TWO_PAIR)
+_MIN_CHAIN: Final = (0, *(MIN_CHAIN[w] for w in (1, 2, 3)))
+"""MIN_CHAIN as a tuple indexed by width (a tuple index is cheaper than a dict lookup)."""
+_OF_A_KIND: Final = (-1, *(int(OF_A_KIND[n]) for n in (1, 2, 3, 4)))
+"""OF_A_KIND as ints indexed by the card count (no type for 0 cards)."""
 
 _LOW: Final = sum(1 << s for s in SHIFTS)
 """Bit 0 of every rank's nibble: the layout of rank masks."""
-_CHAINABLE: Final = sum(1 << SHIFTS[r] for r in range(_CHAIN_TOP + 1))
+_CHAINABLE: Final = sum(1 << SHIFTS[r] for r in range(CHAIN_TOP + 1))
 _ABOVE: Final = tuple(sum(1 << SHIFTS[r] for r in range(lo + 1, NUM_RANKS)) for lo in range(NUM_RANKS))
 _JOKERS: Final = UNIT[SMALL_JOKER] | UNIT[BIG_JOKER]
 _ROCKET_TEXT: Final = RANKS[SMALL_JOKER] + RANKS[BIG_JOKER]
@@ -113,7 +121,7 @@ def _max_runs(m: int) -> tuple[tuple[int, int], ...]:
     return lo + hi
 
 
-_CHAIN_TEXT: Final = tuple("".join(c * w for c in RANKS[: _CHAIN_TOP + 1]) for w in range(4))
+_CHAIN_TEXT: Final = tuple("".join(c * w for c in RANKS[: CHAIN_TOP + 1]) for w in range(4))
 """Every chainable rank ``w`` times: a chain's notation is one slice of it."""
 _RUN_CHAINS: Final[dict[tuple[int, int, int], tuple[str, ...]]] = {}
 """(width, start, length) of a maximal run -> every chain inside it, in generation order."""
@@ -265,7 +273,7 @@ def _airplanes_solo(h: int, s: int, n: int, lead: bool, strict: bool) -> tuple[s
                 else:
                     nxt.append((k + t * unit, lo, up + ch * t, rem - t))
         partial = nxt
-    hi = SHIFTS[s + n] if s + n <= _CHAIN_TOP else -1
+    hi = SHIFTS[s + n] if s + n <= CHAIN_TOP else -1
     out = []
     for w, lo, up, rem in partial:
         if rem or (hi >= 0 and (w >> hi) & 15 == 3):
@@ -374,7 +382,7 @@ def reading_of(key: int) -> Reading | None:
     low = low_bit >> 2
     n = _size(m1, m2, m3, m4)
     if distinct == 1:
-        return (n, low, 1)  # solo, pair, trio and bomb are types 1..4
+        return (_OF_A_KIND[n], low, 1)
     if key == _JOKERS:
         return (_ROCKET, SMALL_JOKER, 1)
     if m4:
@@ -384,13 +392,14 @@ def reading_of(key: int) -> Reading | None:
     elif distinct == 2 and m3.bit_count() == 1:
         trio = (m3.bit_length() - 1) >> 2
         return (_TRIO_PAIR if m2 != m3 else _TRIO_SOLO, trio, 1)
-    elif m1 >> low_bit == _REPUNIT[distinct] and low + distinct - 1 <= _CHAIN_TOP:
+    elif m1 >> low_bit == _REPUNIT[distinct] and low + distinct - 1 <= CHAIN_TOP:
         # one run of ranks within 3..A, all with the same count: a chain if long enough
         if not m2:
-            return (_SOLO_CHAIN, low, distinct) if distinct >= 5 else None
+            return (_SOLO_CHAIN, low, distinct) if distinct >= _MIN_CHAIN[1] else None
         if m2 == m1 and not m3:
-            return (_PAIR_CHAIN, low, distinct) if distinct >= 3 else None
+            return (_PAIR_CHAIN, low, distinct) if distinct >= _MIN_CHAIN[2] else None
         if m3 == m1:
+            # not 4 (also an airplane of 3: ambiguous) nor 7+ (21+ cards): Move.parse reads those
             return (_TRIO_CHAIN, low, distinct) if distinct in (2, 3, 5, 6) else None
     # airplanes (at most 20 cards: 20 itself could be read with solo or with pair wings)
     if 8 <= n < 20 and not (n % 4 and n % 5):
@@ -534,7 +543,7 @@ def _beat_of(beat: str | Move) -> Reading | None:
 
     if isinstance(beat, Move):
         move = beat
-        if move.type == 0:
+        if move.type == _PASS:
             return None
     else:
         move = Move.parse(beat)

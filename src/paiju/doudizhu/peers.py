@@ -24,7 +24,7 @@ import numpy as np
 
 from paiju.doudizhu.cards import MAX_COUNT, NUM_RANKS, Deal
 from paiju.doudizhu.movegen import airplanes_solo, generate
-from paiju.doudizhu.moves import PASS, Move, MoveType, counts_of, key_of
+from paiju.doudizhu.moves import BOMB_TYPES, KICKER_TYPES, PASS, Move, MoveType, counts_of, key_of
 
 DOUZERO_VALUES: Final = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 """DouZero's card value of each of our rank indices (2 = 17, jokers 20 and 30)."""
@@ -39,15 +39,8 @@ Counts = tuple[int, ...]
 Position = tuple[Counts, Move | None]
 """A move-generation position: the hand's counts and the move to beat (None = free lead)."""
 
-_RICH_TYPES: Final = (
-    MoveType.AIRPLANE_SOLO,
-    MoveType.AIRPLANE_PAIR,
-    MoveType.TRIO_CHAIN,
-    MoveType.FOUR_TWO_SOLO,
-    MoveType.FOUR_TWO_PAIR,
-    MoveType.TRIO_SOLO,
-    MoveType.TRIO_PAIR,
-)
+_RICH_TYPES: Final = KICKER_TYPES | {MoveType.TRIO_CHAIN}
+"""Moves with kickers and trio chains: the types the rich positions are built around."""
 
 
 def game_positions(rng: np.random.Generator, n: int) -> list[Position]:
@@ -242,7 +235,7 @@ def explain_difference(
     if trick is None:
         return None
     h = key_of(hand)
-    bombs = {m.counts for m in generate(h) if m.type in (MoveType.BOMB, MoveType.ROCKET)}
+    bombs = {m.counts for m in generate(h) if m.type in BOMB_TYPES}
     dz_type = douzero_type(trick.counts)
     if dz_type == 15 and trick.type in (MoveType.AIRPLANE_SOLO, MoveType.AIRPLANE_PAIR):
         same_type = {m.counts for m in generate(h, trick) if m.type == trick.type}

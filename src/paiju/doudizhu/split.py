@@ -35,6 +35,7 @@ from typing import Any, Final
 from paiju.core.errors import ConfigError, InvalidNotationError
 from paiju.doudizhu import split_exact as _ex
 from paiju.doudizhu.cards import MAX_COUNT, NUM_RANKS, RANKS, Hand, format_counts, parse_counts
+from paiju.doudizhu.movetypes import CHAIN_TOP, MIN_CHAIN
 from paiju.doudizhu.split_heuristic import ORDERS, heuristic_split
 
 __all__ = [
@@ -61,7 +62,6 @@ LABELS: Final = "0123"
 """Tag labels (``docs/splitting.md``, Tags): 0 solo/solo chain, 1 pair/pair chain, 2 trio/trio chain,
 3 bomb/rocket."""
 
-_CHAIN_TOP: Final = 11
 _SMALL_JOKER: Final = 13
 _BIG_JOKER: Final = 14
 
@@ -106,9 +106,9 @@ _WIDTH: Final = {
     GroupType.BOMB: 4,
     GroupType.ROCKET: 1,
 }
-_SHORTEST: Final = {GroupType.SOLO_CHAIN: 5, GroupType.PAIR_CHAIN: 3, GroupType.TRIO_CHAIN: 2}
 _SINGLE: Final = {1: GroupType.SOLO, 2: GroupType.PAIR, 3: GroupType.TRIO, 4: GroupType.BOMB}
 _CHAIN_OF: Final = {1: GroupType.SOLO_CHAIN, 2: GroupType.PAIR_CHAIN, 3: GroupType.TRIO_CHAIN}
+_SHORTEST: Final = {_CHAIN_OF[w]: MIN_CHAIN[w] for w in (1, 2, 3)}
 
 _BASIC_HELP: Final = (
     "a basic group is a solo, a solo chain (5+ consecutive ranks), a pair, a pair chain "
@@ -136,7 +136,7 @@ class Group:
         if t is GroupType.ROCKET:
             ok = low == _SMALL_JOKER and n == 2
         elif t.is_chain:
-            ok = low >= 0 and low + n - 1 <= _CHAIN_TOP and n >= _SHORTEST[t]
+            ok = low >= 0 and low + n - 1 <= CHAIN_TOP and n >= _SHORTEST[t]
         else:
             ok = n == 1 and 0 <= low <= (_BIG_JOKER if t is GroupType.SOLO else 12)
         if not ok:
@@ -207,7 +207,7 @@ def _classify(counts: Sequence[int]) -> Group | None:
     if len(ranks) == 1:
         return Group(_SINGLE[width], ranks[0], 1)
     low, n = ranks[0], len(ranks)
-    if width > 3 or ranks[-1] - low != n - 1 or ranks[-1] > _CHAIN_TOP:
+    if width > 3 or ranks[-1] - low != n - 1 or ranks[-1] > CHAIN_TOP:
         return None
     chain = _CHAIN_OF[width]
     if n < _SHORTEST[chain]:
@@ -427,11 +427,11 @@ class Split:
 def _hand_counts(hand: Hand | str | Sequence[int]) -> tuple[int, ...]:
     if isinstance(hand, Hand):
         return hand.counts
+    if isinstance(hand, bytes | bytearray) or not isinstance(hand, Sequence):
+        raise InvalidNotationError(f"a hand is notation like '34445556789TA22XD' or a Hand, not {hand!r}")
     if isinstance(hand, str):
         return parse_counts(hand, what="hand")
-    if isinstance(hand, Sequence) and not isinstance(hand, bytes | bytearray):
-        return Hand.from_counts(hand).counts
-    raise InvalidNotationError(f"a hand is notation like '34445556789TA22XD' or a Hand, not {hand!r}")
+    return Hand.from_counts(hand).counts
 
 
 def _parse_tags(counts: Sequence[int], tags: str | Sequence[int]) -> list[int]:
@@ -588,8 +588,8 @@ def _chain_units(units: list[int], shortest: int) -> list[tuple[int, int]]:
     first, starting lower); ``units`` is modified to the units left alone."""
     chains: list[tuple[int, int]] = []
     r = 0
-    while r <= _CHAIN_TOP:
-        s = tuple(units[r : _CHAIN_TOP + 1])
+    while r <= CHAIN_TOP:
+        s = tuple(units[r : CHAIN_TOP + 1])
         if s[0] == 0:
             r += 1
             continue

@@ -39,17 +39,17 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Final
 
+from paiju.doudizhu.cards import BIG_JOKER, SMALL_JOKER, TWO
+from paiju.doudizhu.movetypes import CHAIN_TOP
+
 SOLO, SOLO_CHAIN, PAIR, PAIR_CHAIN, TRIO, TRIO_CHAIN, BOMB, ROCKET = range(8)
 """Codes of the eight basic group types (the order of ``GroupType`` in ``split.py``)."""
 
 RawGroup = tuple[int, int, int]
 """``(kind, low, length)``: a basic group as the solvers produce it."""
 
-CHAIN_RANKS: Final = 12
-"""Ranks 0..11 (3..A) may form chains; 2 (index 12) and the jokers may not."""
-TWO: Final = 12
-SMALL_JOKER: Final = 13
-BIG_JOKER: Final = 14
+CHAIN_RANKS: Final = CHAIN_TOP + 1
+"""Ranks 0..CHAIN_TOP (3..A) may form chains; 2 and the jokers may not."""
 
 _CHAIN_KIND: Final = {1: SOLO_CHAIN, 2: PAIR_CHAIN, 3: TRIO_CHAIN}
 _SINGLE_KIND: Final = {1: SOLO, 2: PAIR, 3: TRIO, 4: BOMB}

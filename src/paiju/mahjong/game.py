@@ -53,11 +53,11 @@ from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
 from paiju.core.rng import SeedLike, as_generator
 from paiju.mahjong.config import MahjongConfig
 from paiju.mahjong.scoring import (
+    Payment,
     Score,
     WinContext,
     is_complete,
-    payment_amount,
-    payment_tai,
+    payments,
     score_win,
     waits,
 )
@@ -108,21 +108,6 @@ class DrawKind(IntEnum):
     """No draw this turn (dealer's first turn, or the turn after a chow / pung)."""
     NORMAL = 1
     REPLACEMENT = 2
-
-
-@dataclass(frozen=True)
-class Payment:
-    """One payer's debt to one winner, with the readable lines it is made of."""
-
-    winner: int
-    payer: int
-    tai: int
-    """Tai of this payment: hand tai + dealer tai when the dealer is winner or payer, capped by
-    ``limit``."""
-    amount: int
-    """base + tai x per-tai points."""
-    lines: tuple[tuple[str, int], ...]
-    """(pattern, tai) lines, the 莊家 / 連莊 lines included (before any ``limit`` cap)."""
 
 
 @dataclass(frozen=True)
@@ -755,7 +740,7 @@ class MahjongState(State):
         else:
             scores = []
             hands = []
-            payments: list[Payment] = []
+            paid: list[Payment] = []
             tile = self.window_tile if not self_draw else self.drawn
             discarder = None if self_draw else self.window_from
             for w in winners:
@@ -769,24 +754,12 @@ class MahjongState(State):
                     hand = tuple(h)
                 scores.append(score)
                 hands.append(hand)
-                payers = [discarder] if discarder is not None else list(_others(w))
-                for p in payers:
-                    involved = self.dealer in (w, p)
-                    n = self.continuation
-                    amount = payment_amount(score, dealer_involved=involved, continuation=n, config=cfg)
-                    payments.append(
-                        Payment(
-                            winner=w,
-                            payer=p,
-                            tai=payment_tai(score, dealer_involved=involved, continuation=n, config=cfg),
-                            amount=amount,
-                            lines=tuple(
-                                score.breakdown(dealer_involved=involved, continuation=n, config=cfg)
-                            ),
-                        )
-                    )
-                    deltas[p] -= amount
-                    deltas[w] += amount
+                n = self.continuation
+                pays = payments(w, score, discarder=discarder, dealer=self.dealer, continuation=n, config=cfg)
+                for pay in pays:
+                    deltas[pay.payer] -= pay.amount
+                    deltas[w] += pay.amount
+                paid += pays
             result = HandResult(
                 hand_number=self.hand_number,
                 dealer=self.dealer,
@@ -803,7 +776,7 @@ class MahjongState(State):
                 scores=tuple(scores),
                 winning_hands=tuple(hands),
                 deltas=tuple(deltas),
-                payments=tuple(payments),
+                payments=tuple(paid),
             )
         for p in range(NUM_PLAYERS):
             self.scores[p] += deltas[p]

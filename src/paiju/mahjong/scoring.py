@@ -569,7 +569,22 @@ def payment_amount(
     return config.base + tai * config.per_tai
 
 
-def settle(
+@dataclass(frozen=True)
+class Payment:
+    """One payer's debt to one winner, with the readable lines it is made of."""
+
+    winner: int
+    payer: int
+    tai: int
+    """Tai of this payment: hand tai + dealer tai when the dealer is winner or payer, capped by
+    ``limit``."""
+    amount: int
+    """base + tai x per-tai points."""
+    lines: tuple[tuple[str, int], ...]
+    """(pattern, tai) lines, the 莊家 / 連莊 lines included (before any ``limit`` cap)."""
+
+
+def payments(
     winner: int,
     score: Score,
     *,
@@ -578,18 +593,29 @@ def settle(
     continuation: int,
     config: MahjongConfig = DEFAULT_CONFIG,
     num_players: int = 4,
-) -> list[int]:
-    """Per-seat point changes for one winner (RULES T3).
+) -> list[Payment]:
+    """Who pays a win and how much (``docs/mahjong-rules.md`` T3): the one place of the payer rule.
 
-    ``discarder`` is the seat that discarded the winning tile (the robbed konger for 搶槓),
-    None for a self-draw (then each of the others pays).
+    ``discarder`` is the seat that discarded the winning tile (the robbed konger for 搶槓): it
+    pays alone. None for a self-draw: each of the others pays, in turn order from the winner.
+    A payment carries the dealer tai (莊家, 連莊) when the dealer is the winner or that payer.
+    The engine settles every hand with this (``MahjongState``'s hand results).
     """
-    deltas = [0] * num_players
-    payers = [discarder] if discarder is not None else [p for p in range(num_players) if p != winner]
+    if discarder is not None:
+        payers: Sequence[int] = (discarder,)
+    else:
+        payers = [(winner + k) % num_players for k in range(1, num_players)]
+    out = []
+    n, cfg = continuation, config
     for p in payers:
-        amount = payment_amount(
-            score, dealer_involved=(winner == dealer or p == dealer), continuation=continuation, config=config
+        involved = dealer in (winner, p)
+        out.append(
+            Payment(
+                winner=winner,
+                payer=p,
+                tai=payment_tai(score, dealer_involved=involved, continuation=n, config=cfg),
+                amount=payment_amount(score, dealer_involved=involved, continuation=n, config=cfg),
+                lines=tuple(score.breakdown(dealer_involved=involved, continuation=n, config=cfg)),
+            )
         )
-        deltas[p] -= amount
-        deltas[winner] += amount
-    return deltas
+    return out

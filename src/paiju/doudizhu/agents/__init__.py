@@ -9,9 +9,12 @@ duplicate-free legal moves (pass included when following).
 
 from __future__ import annotations
 
+from typing import Any, Final, TypedDict
+
 from paiju.core.agents import AgentRegistry, UniformRandomAgent
 from paiju.core.protocol import Agent
 from paiju.core.rng import SeedLike
+from paiju.doudizhu.scoring import SCORING_RULES
 
 REGISTRY = AgentRegistry("doudizhu")
 """All Dou Dizhu agents by name; ``REGISTRY.make("random", seed=1)`` builds one."""
@@ -38,13 +41,39 @@ def _rule(seed: SeedLike = None) -> Agent:
     return RuleAgent(seed)
 
 
-def _search(
-    seed: SeedLike = None, budget: int = 120, width: int = 6, time: float = 0.0,
-    wings: str = "game", scoring: str = "game",
-) -> Agent:
+class SearchParams(TypedDict):
+    """The ``search`` agent's spec parameters (``search:budget=200,width=8``)."""
+
+    budget: int
+    width: int
+    time: float
+    wings: str
+    scoring: str
+
+
+FOLLOW_GAME: Final = "game"
+"""Default of ``search:wings=``/``scoring=``: play by the game's rules (naming a rule only checks it)."""
+SEARCH_DEFAULTS: Final[SearchParams] = {
+    "budget": 120,
+    "width": 6,
+    "time": 0.0,
+    "wings": FOLLOW_GAME,
+    "scoring": FOLLOW_GAME,
+}
+"""The ``search`` agent's defaults: the registry documents them and ``SearchAgent``'s signature
+uses them (kept here so that the registry needs no import of the search module)."""
+SEARCH_CHOICES: Final = {
+    "wings": (FOLLOW_GAME, "douzero", "rlcard"),
+    "scoring": (FOLLOW_GAME, *SCORING_RULES),
+}
+"""The values ``search:wings=``/``scoring=`` accept (``SearchAgent`` checks the same)."""
+
+
+def _search(seed: SeedLike = None, *, time: float, **params: Any) -> Agent:
     from paiju.doudizhu.agents.search import SearchAgent
 
-    return SearchAgent(seed, budget=budget, width=width, time_limit=time, wings=wings, scoring=scoring)
+    # the spec's ``time`` is the class's ``time_limit`` (search.py uses the ``time`` module)
+    return SearchAgent(seed, time_limit=time, **params)
 
 
 def _rlcard_rule(seed: SeedLike = None) -> Agent:
@@ -57,30 +86,51 @@ REGISTRY.register("greedy", _greedy, {}, "sheds the most cards on a lead, follow
 REGISTRY.register("rule", _rule, {}, "plays from the exact fewest-plays split; farmers cooperate")
 REGISTRY.register(
     "search", _search,
-    {"budget": 120, "width": 6, "time": 0.0, "wings": "game", "scoring": "game"},
+    dict(SEARCH_DEFAULTS),
     "determinized rollouts: budget = rollouts per decision, width = candidate moves, "
     "time = seconds cap (0 = none); the sampled deals follow the game's rules (wings=/scoring= "
     "only check them: naming one the game does not play is an error)",
     limits={"budget": (1, 5000), "width": (1, 64), "time": (0.0, 60.0)},
-    choices={"wings": ("game", "douzero", "rlcard"), "scoring": ("game", "competition", "casual")},
+    choices=SEARCH_CHOICES,
 )
 REGISTRY.register(
     "rlcard-rule", _rlcard_rule, {},
     "RLCard's doudizhu-rule-v1 through an adapter (external anchor; needs rlcard)",
 )
 
-__all__ = ["REGISTRY"]
+__all__ = [
+    "FOLLOW_GAME",
+    "POLICY_DEFAULTS",
+    "REGISTRY",
+    "SEARCH_CHOICES",
+    "SEARCH_DEFAULTS",
+    "PolicyParams",
+    "SearchParams",
+]
 
 
 # --- the supervised policy network: paiju/doudizhu/agents/policy.py -----------------------------
-def _policy(seed: SeedLike = None, model: str = "large", temperature: float = 0.0, threads: int = 1) -> Agent:
+class PolicyParams(TypedDict):
+    """The ``policy`` agent's spec parameters (``policy:model=small,temperature=0.5``)."""
+
+    model: str
+    temperature: float
+    threads: int
+
+
+POLICY_DEFAULTS: Final[PolicyParams] = {"model": "large", "temperature": 0.0, "threads": 1}
+"""The ``policy`` agent's defaults: the registry documents them and ``make_policy_agent``'s
+signature uses them (the registry imports no torch)."""
+
+
+def _policy(seed: SeedLike = None, **params: Any) -> Agent:
     from paiju.doudizhu.agents.policy import make_policy_agent
 
-    return make_policy_agent(seed, model=model, temperature=temperature, threads=threads)
+    return make_policy_agent(seed, **params)
 
 
 REGISTRY.register(
-    "policy", _policy, {"model": "large", "temperature": 0.0, "threads": 1},
+    "policy", _policy, dict(POLICY_DEFAULTS),
     "supervised network imitating the rule agent: model = small | large (shipped) or a .pt path, "
     "temperature = 0 plays the top-scored move (>0 samples), threads = torch threads (0 = default)",
     limits={"temperature": (0.0, 100.0), "threads": (0, 64)},

@@ -21,16 +21,17 @@ from typing import Any
 
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike
-from paiju.doudizhu.moves import PASS, Move
+from paiju.doudizhu.game import are_moves
+from paiju.doudizhu.moves import BOMB_TYPES, PASS, Move, MoveType
 
 
 def _is_bomb(m: Move) -> bool:
-    return m.type == 4 or m.type == 5
+    return m.type in BOMB_TYPES
 
 
 def greedy_move(legal: Sequence[Move], to_beat: Move | None) -> Move:
     """The greedy choice among ``legal`` (pass included when following)."""
-    moves = [m for m in legal if m.type != 0]
+    moves = [m for m in legal if m.type != MoveType.PASS]
     if to_beat is None:
         normal = [m for m in moves if not _is_bomb(m)] or moves
         return min(normal, key=lambda m: (-m.size, m.rank, m.key))
@@ -54,7 +55,9 @@ class GreedyAgent:
             from paiju.doudizhu.agents.rule import bid_for
 
             return bid_for(observation.hand, legal_actions)
-        return greedy_move(legal_actions, observation.to_beat)  # type: ignore[arg-type]
+        if not are_moves(legal_actions):
+            raise ValueError(f"greedy agent: in play the legal actions are moves, not {legal_actions[0]!r}")
+        return greedy_move(legal_actions, observation.to_beat)
 
 
 __all__ = ["GreedyAgent", "greedy_move"]

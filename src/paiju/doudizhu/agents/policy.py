@@ -39,6 +39,7 @@ from torch import nn
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
+from paiju.doudizhu.agents import POLICY_DEFAULTS
 from paiju.doudizhu.cards import MAX_COUNT, NUM_RANKS
 from paiju.doudizhu.encoding import (
     CARD_BITS,
@@ -50,6 +51,7 @@ from paiju.doudizhu.encoding import (
     Decision,
     encode_decision,
 )
+from paiju.doudizhu.game import are_moves
 
 CHECKPOINT_FORMAT: Final = "paiju.doudizhu.policy"
 SHIPPED: Final = ("small", "large")
@@ -89,6 +91,9 @@ class PolicyNet(nn.Module):
     less when a decision has hundreds of candidates.
     """
 
+    rank_of_bit: torch.Tensor
+    k_of_bit: torch.Tensor
+
     def __init__(self, arch: Arch) -> None:
         super().__init__()
         self.arch = arch
@@ -100,6 +105,7 @@ class PolicyNet(nn.Module):
             body += [nn.Linear(h, h), nn.ReLU()]
         self.body = nn.Sequential(*body)
         self.out = nn.Linear(h, 1)
+        # buffers, declared above for the type checker (nn.Module serves them from __getattr__)
         self.register_buffer("rank_of_bit", torch.tensor(_RANK_OF_BIT), persistent=False)
         self.register_buffer("k_of_bit", torch.tensor(_K_OF_BIT, dtype=torch.int16), persistent=False)
 
@@ -177,7 +183,7 @@ def save_checkpoint(
         "state_dict": {k: v.detach().clone() for k, v in net.state_dict().items()},
         "meta": dict(meta or {}),
     }
-    torch.save(payload, path if hasattr(path, "write") else Path(path))  # type: ignore[arg-type]
+    torch.save(payload, path if hasattr(path, "write") else Path(path))
 
 
 def load_checkpoint(source: str | os.PathLike[str] | bytes, name: str | None = None) -> PolicyNet:
@@ -294,7 +300,9 @@ class PolicyAgent:
 
     def scores(self, observation: Any, legal_actions: Sequence[Action]) -> np.ndarray:
         """The network's score of every legal move (play phase), in the given order."""
-        inputs = decision_tensors([encode_decision(observation, legal_actions)])  # type: ignore[arg-type]
+        if not are_moves(legal_actions):
+            raise ValueError(f"policy agent: it scores moves of the play phase, not {legal_actions[0]!r}")
+        inputs = decision_tensors([encode_decision(observation, legal_actions)])
         with torch.inference_mode():
             return self.net(**inputs).numpy().astype(np.float64)
 
@@ -317,7 +325,10 @@ class PolicyAgent:
 
 
 def make_policy_agent(
-    seed: SeedLike = None, model: str = "large", temperature: float = 0.0, threads: int = 1
+    seed: SeedLike = None,
+    model: str = POLICY_DEFAULTS["model"],
+    temperature: float = POLICY_DEFAULTS["temperature"],
+    threads: int = POLICY_DEFAULTS["threads"],
 ) -> PolicyAgent:
     """Registry factory: ``policy:model=small|large|PATH,temperature=T,threads=N``.
 

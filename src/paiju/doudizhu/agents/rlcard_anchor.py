@@ -31,7 +31,7 @@ import numpy as np
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
-from paiju.doudizhu.game import BIDS, Bid, DouDizhuObservation
+from paiju.doudizhu.game import BIDS, Bid, DouDizhuObservation, are_moves
 from paiju.doudizhu.moves import PASS, Move
 
 _TO_RLCARD = str.maketrans({"X": "B", "D": "R"})
@@ -39,7 +39,7 @@ _TO_RLCARD = str.maketrans({"X": "B", "D": "R"})
 
 def to_rlcard(move: Move) -> str:
     """RLCard notation of a move (``"pass"`` for a pass)."""
-    return "pass" if move.type == 0 else str(move).translate(_TO_RLCARD)
+    return "pass" if move.is_pass else str(move).translate(_TO_RLCARD)
 
 
 def raw_state(
@@ -83,11 +83,13 @@ class RLCardRuleAgent:
             # RLCard's Dou Dizhu has no bidding; bid like our rule agent would not be RLCard's
             # behaviour, so the anchor simply never bids (the others decide the landlord)
             return BIDS[0] if BIDS[0] in legal_actions else legal_actions[0]
-        by_text = {to_rlcard(m): m for m in legal_actions}  # type: ignore[arg-type]
+        if not are_moves(legal_actions):
+            raise ValueError(f"rlcard-rule agent: expected the play phase's moves, not {legal_actions[0]!r}")
+        by_text = {to_rlcard(m): m for m in legal_actions}
         trick = observation.to_beat
         if trick is not None and to_rlcard(trick) not in self._table:
             return PASS
-        state = raw_state(observation, legal_actions, self._table)  # type: ignore[arg-type]
+        state = raw_state(observation, legal_actions, self._table)
         saved = np.random.get_state()
         np.random.seed(int(self._rng.integers(2**32)))
         try:

@@ -51,16 +51,19 @@ from typing import Any, Final
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike
 from paiju.doudizhu import split_exact as _ex
+from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
 from paiju.doudizhu.game import BIDS, Bid, DouDizhuObservation
 from paiju.doudizhu.movegen import generate, is_legal
-from paiju.doudizhu.moves import PASS, UNIT, Move, counts_of, intern, key_of
+from paiju.doudizhu.moves import BOMB_TYPES, PASS, UNIT, Move, MoveType, counts_of, intern, key_of
 from paiju.doudizhu.split import GroupType, exact
 
-# move type codes (plain ints: IntEnum attribute access is slow in the hot path)
-_PASS, _SOLO, _PAIR, _TRIO, _BOMB, _ROCKET = 0, 1, 2, 3, 4, 5
-_TRIO_SOLO, _TRIO_PAIR, _SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = 6, 7, 8, 9, 10
-_AIRPLANE_SOLO, _AIRPLANE_PAIR, _FOUR_TWO_SOLO, _FOUR_TWO_PAIR = 11, 12, 13, 14
-_TWO: Final = 12
+# hot-path aliases of the members (docs/design.md, "One source per fact")
+_PASS, _SOLO, _PAIR, _TRIO = MoveType.PASS, MoveType.SOLO, MoveType.PAIR, MoveType.TRIO
+_BOMB, _ROCKET = MoveType.BOMB, MoveType.ROCKET
+_TRIO_SOLO, _TRIO_PAIR = MoveType.TRIO_SOLO, MoveType.TRIO_PAIR
+_SOLO_CHAIN, _PAIR_CHAIN, _TRIO_CHAIN = MoveType.SOLO_CHAIN, MoveType.PAIR_CHAIN, MoveType.TRIO_CHAIN
+_AIRPLANE_SOLO, _AIRPLANE_PAIR = MoveType.AIRPLANE_SOLO, MoveType.AIRPLANE_PAIR
+_FOUR_TWO_SOLO, _FOUR_TWO_PAIR = MoveType.FOUR_TWO_SOLO, MoveType.FOUR_TWO_PAIR
 _CACHE_LIMIT: Final = 300_000
 
 _GROUP_MOVE: Final = {
@@ -198,7 +201,7 @@ class Situation:
 
 
 def _is_bomb(m: Move) -> bool:
-    return m.type == _BOMB or m.type == _ROCKET
+    return m.type in BOMB_TYPES
 
 
 def beatable(move: Move, sit: Situation) -> bool:
@@ -221,7 +224,7 @@ def finishing_move(sit: Situation, legal: Sequence[Move]) -> Move | None:
 def lowest_of_width(hand: int, width: int) -> Move | None:
     """The lowest solo (``width`` 1) or pair (2) of packed hand ``hand``, or None."""
     c = counts_of(hand)
-    for r in range(15):
+    for r in range(NUM_RANKS):
         if c[r] >= width:
             return intern(width * UNIT[r], _SOLO if width == 1 else _PAIR, r)
     return None
@@ -243,7 +246,7 @@ def lead_order(sit: Situation, plays: Sequence[Move]) -> list[Move]:
             return (2, 0, 0, -m.rank, 0)
         if danger == 2 and m.type == _PAIR and not is_safe(m):
             return (1, 0, 0, -m.rank, 0)
-        return (0, _is_bomb(m), m.rank >= _TWO, m.rank, -m.size)
+        return (0, _is_bomb(m), m.rank >= TWO, m.rank, -m.size)
 
     return sorted(plays, key=key)
 
@@ -261,7 +264,7 @@ def rule_lead(sit: Situation, legal: Sequence[Move]) -> Move:
                 return feed
         elif ps == 2:
             feed = lowest_of_width(sit.hand, 2)
-            if feed is not None and feed.rank < _TWO:
+            if feed is not None and feed.rank < TWO:
                 return feed
     plays = split_leads(sit.hand, sit.strict)
     if len(plays) >= 2:
@@ -317,7 +320,7 @@ def rule_follow(sit: Situation, legal: Sequence[Move]) -> Move:
         p, rank, m = ranked_answers(sit, normal)[0]
         if p <= cur - 1:
             return m
-        if p == cur and (rank < _TWO or owner_size <= 10):
+        if p == cur and (rank < TWO or owner_size <= 10):
             return m
         if owner_size <= 4 or danger <= 2:
             return m
@@ -339,7 +342,8 @@ def rule_move(sit: Situation, legal: Sequence[Move]) -> Move:
 def hand_strength(counts: Sequence[int]) -> int:
     """Points for bidding: big joker 4, small joker 3, each 2 counts 2, each bomb 4 (rocket
     counted by its jokers)."""
-    return 4 * counts[14] + 3 * counts[13] + 2 * counts[12] + 4 * sum(1 for r in range(13) if counts[r] == 4)
+    bombs = sum(1 for r in range(SMALL_JOKER) if counts[r] == 4)
+    return 4 * counts[BIG_JOKER] + 3 * counts[SMALL_JOKER] + 2 * counts[TWO] + 4 * bombs
 
 
 def bid_for(hand: Any, legal: Sequence[Action]) -> Action:

@@ -45,6 +45,7 @@ from paiju.core import deadline as cancel  # `deadline` is the agent's own time 
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
+from paiju.doudizhu.agents import FOLLOW_GAME, SEARCH_CHOICES, SEARCH_DEFAULTS
 from paiju.doudizhu.agents.rule import (
     Situation,
     bid_for,
@@ -56,12 +57,9 @@ from paiju.doudizhu.agents.rule import (
     split_leads,
 )
 from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuObservation, DouDizhuState
-from paiju.doudizhu.moves import PASS, Move
-from paiju.doudizhu.scoring import SCORING_RULES
+from paiju.doudizhu.moves import BOMB_TYPES, PASS, Move, MoveType
 
-FOLLOW_GAME = "game"
-"""Default of ``wings=``/``scoring=``: play by the game's rules (the only way since they are
-read from the observation; naming a rule only checks it)."""
+_PASS = MoveType.PASS  # hot-path alias (docs/design.md, "One source per fact")
 
 
 def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[Move]:
@@ -79,10 +77,10 @@ def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[M
             if low is not None:
                 pool.append(low)
     else:
-        normal = [m for m in legal if m.type != 0 and m.type != 4 and m.type != 5]
+        normal = [m for m in legal if m.type != _PASS and m.type not in BOMB_TYPES]
         pool.append(PASS)
         pool += [m for _, _, m in ranked_answers(sit, normal)]
-        pool += sorted((m for m in legal if m.type == 4 or m.type == 5), key=lambda m: (m.type, m.rank))
+        pool += sorted((m for m in legal if m.type in BOMB_TYPES), key=lambda m: (m.type, m.rank))
     for m in pool:
         if len(out) >= width:
             break
@@ -128,11 +126,11 @@ class SearchAgent:
     def __init__(
         self,
         seed: SeedLike = None,
-        budget: int = 120,
-        width: int = 6,
-        time_limit: float = 0.0,
-        wings: str = FOLLOW_GAME,
-        scoring: str = FOLLOW_GAME,
+        budget: int = SEARCH_DEFAULTS["budget"],
+        width: int = SEARCH_DEFAULTS["width"],
+        time_limit: float = SEARCH_DEFAULTS["time"],
+        wings: str = SEARCH_DEFAULTS["wings"],
+        scoring: str = SEARCH_DEFAULTS["scoring"],
         name: str = "search",
     ) -> None:
         if budget < 1:
@@ -141,9 +139,9 @@ class SearchAgent:
             raise ConfigError(f"search width must be at least 1 candidate, got {width}")
         if time_limit < 0:
             raise ConfigError(f"search time must be >= 0 seconds (0 = no cap), got {time_limit}")
-        if wings not in (FOLLOW_GAME, "douzero", "rlcard"):
+        if wings not in SEARCH_CHOICES["wings"]:
             raise ConfigError(f"search wings={wings!r}: leave it out (the game's wing rule is used)")
-        if scoring not in (FOLLOW_GAME, *SCORING_RULES):
+        if scoring not in SEARCH_CHOICES["scoring"]:
             raise ConfigError(f"search scoring={scoring!r}: leave it out (the game's scoring is used)")
         self.name = name
         self.budget = budget

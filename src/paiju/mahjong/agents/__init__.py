@@ -7,7 +7,7 @@ factory takes the seed and the spec's parameters. The search parts the Double DQ
 
 from __future__ import annotations
 
-from paiju.core.agents import AgentRegistry, UniformRandomAgent
+from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
 from paiju.mahjong.agents.expectimax import (
     ExpectimaxAgent,
     ExpectimaxSearch,
@@ -28,18 +28,18 @@ REGISTRY.register(
     {},
     "uniform over the legal actions (claims and passes included)",
 )
+# The spec parameters are the classes' keyword parameters, passed through; their defaults are
+# read from the classes' signatures (one source: the class).
 REGISTRY.register(
     "greedy",
-    lambda seed=None, defence=True: GreedyAgent(seed, defence=defence),
-    {"defence": True},
+    GreedyAgent,
+    keyword_defaults(GreedyAgent, "defence"),
     "lowest shanten, then most effective tiles; folds against a ready-looking opponent",
 )
 REGISTRY.register(
     "expectimax",
-    lambda seed=None, depth=2, alpha=0.6, claim_depth=1: ExpectimaxAgent(
-        seed, depth=depth, alpha=alpha, claim_depth=claim_depth
-    ),
-    {"depth": 2, "alpha": 0.6, "claim_depth": 1},
+    ExpectimaxAgent,
+    keyword_defaults(ExpectimaxAgent, "depth", "alpha", "claim_depth"),
     "Expectimax over own draws/discards (depth layers, top ceil(alpha*n) discards), hand-made leaves",
     limits={"depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3)},
 )

@@ -9,37 +9,27 @@
 
 from __future__ import annotations
 
-from paiju.core.agents import AgentRegistry, UniformRandomAgent
-from paiju.core.rng import SeedLike
+from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
 from paiju.yuxi.agents.greedy import GreedyAgent, game_for, position_value
-from paiju.yuxi.agents.search import HeuristicEvaluator, YuxiMCTSAgent
+from paiju.yuxi.agents.search import EVALS, HeuristicEvaluator, YuxiMCTSAgent
 
 REGISTRY = AgentRegistry("yuxi")
-
-
-def _mcts(
-    seed: SeedLike = None,
-    simulations: int = 200,
-    seconds: float = 0.0,
-    c: float = 1.4,
-    reuse: bool = True,
-    eval: str = "rollout",
-) -> YuxiMCTSAgent:
-    return YuxiMCTSAgent(seed, simulations=simulations, seconds=seconds, c=c, reuse=reuse, eval=eval)
 
 
 REGISTRY.register("random", lambda seed=None: UniformRandomAgent(seed), {}, "uniform over the legal actions")
 REGISTRY.register(
     "greedy", lambda seed=None: GreedyAgent(seed), {}, "one-ply heuristic (points, armour, coins, hand)"
 )
+# the spec parameters are YuxiMCTSAgent's keyword parameters, passed through; their defaults
+# are read from its signature (one source: the class)
 REGISTRY.register(
     "mcts",
-    _mcts,
-    {"simulations": 200, "seconds": 0.0, "c": 1.4, "reuse": True, "eval": "rollout"},
+    YuxiMCTSAgent,
+    keyword_defaults(YuxiMCTSAgent, "simulations", "seconds", "c", "reuse", "eval"),
     "determinized UCT (paiju.algorithms.mcts); eval=rollout (random playouts) or heuristic "
     "(the greedy position value at the leaves); seconds=0: no time limit",
     limits={"simulations": (0, 20000), "seconds": (0.0, 60.0), "c": (0.0, 100.0)},
-    choices={"eval": ("rollout", "heuristic")},
+    choices={"eval": EVALS},
 )
 
 __all__ = ["REGISTRY", "GreedyAgent", "HeuristicEvaluator", "YuxiMCTSAgent", "game_for", "position_value"]
