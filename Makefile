@@ -26,6 +26,7 @@ demo: setup
 test: setup
 	sh scripts/ensure_chromium.sh
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -n 2 -q -m 'not slow and not serial'
 	$(VENV)/bin/pytest -p no:xdist -q -m 'serial and not slow'
 
@@ -34,3 +35,4 @@ test-slow: setup
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy

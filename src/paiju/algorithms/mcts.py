@@ -451,11 +451,11 @@ class MCTS:
                 child = children.get(action)
                 if child is None:
                     child = children[action] = Node(action, CHANCE, 0.0)
-            elif to_play in policies:
-                action = policies[to_play].act(state.observation(to_play), state.legal_actions())  # type: ignore[arg-type]
+            elif to_play is not None and to_play in policies:  # to_play is set once children are
+                action = policies[to_play].act(state.observation(to_play), state.legal_actions())
                 child = children.get(action)
                 if child is None:
-                    child = children[action] = Node(action, to_play, 0.0)  # type: ignore[arg-type]
+                    child = children[action] = Node(action, to_play, 0.0)
             else:
                 child = (
                     self._select_puct(children, node.visits, c)
@@ -600,17 +600,17 @@ class MCTS:
             to_play = node.to_play
             if to_play is None or to_play < 0 or to_play in policies or not node.children:
                 return
-            best: Node | None = None
+            best: list[float] | None = None  # the best proven child's outcome for the mover
             all_proven = True
             for child in node.children.values():
                 outcome = child.outcome
                 if outcome is None:
                     all_proven = False
-                elif best is None or outcome[to_play] > best.outcome[to_play]:  # type: ignore[index]
-                    best = child
-            if best is None or not (all_proven or best.outcome[to_play] >= max_utility):  # type: ignore[index]
+                elif best is None or outcome[to_play] > best[to_play]:
+                    best = outcome
+            if best is None or not (all_proven or best[to_play] >= max_utility):
                 return
-            node.outcome = best.outcome
+            node.outcome = best
 
     # ---- roots, reuse, noise --------------------------------------------------------------------------
     def _policies_for(self, player: int) -> Mapping[int, Agent]:

@@ -174,7 +174,7 @@ def play_command(
             lines.append(f"{turn:>3}. seat {seat} ({specs[seat]}): {action}")
         else:
             who = f"seat {seat} {state.role_name(seat):<8} ({specs[seat]})"
-            text = "pass" if action.is_pass else f"{action}  [{action.type.label}]"  # type: ignore[union-attr]
+            text = "pass" if action.is_pass else f"{action}  [{action.type.label}]"
             lines.append(f"{turn:>3}. {who}: {text}")
     record = state.record()
     returns = state.returns()

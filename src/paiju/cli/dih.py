@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from paiju.cli.common import console, err_console, print_json
@@ -27,6 +27,7 @@ from paiju.cli.validate import (
     parquet_input,
 )
 from paiju.core.errors import ConfigError
+from paiju.core.stats import Estimate
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -175,7 +176,7 @@ def select(
 
 
 # --- score distributions (docs/dih.md §6) and validation by simulated tournaments (§7) ---
-def _bar_columns() -> tuple[object, ...]:
+def _bar_columns() -> tuple[ProgressColumn, ...]:
     from rich.progress import MofNCompleteColumn, TimeRemainingColumn
 
     return (
@@ -349,12 +350,12 @@ def validate_command(
         report = run_validation(cfg, cache_dir=cache, use_ray=ray)
     else:
         with RichProgress(*_bar_columns(), console=err_console, transient=True) as bar:
-            tasks: dict[str, object] = {}
+            tasks: dict[str, TaskID] = {}
 
             def progress(stage: str, done: int, total: int) -> None:
                 if stage not in tasks:
                     tasks[stage] = bar.add_task(stage, total=total)
-                bar.update(tasks[stage], completed=done, total=total)  # type: ignore[arg-type]
+                bar.update(tasks[stage], completed=done, total=total)
 
             report = run_validation(cfg, cache_dir=cache, use_ray=ray, progress=progress)
     plot_report(report, plot)
@@ -379,12 +380,12 @@ def validate_command(
     ):
         table.add_column(col, justify="right")
 
-    def pct(e: object) -> str:
-        v, lo, hi = e.value, e.low, e.high  # type: ignore[attr-defined]
+    def pct(e: Estimate) -> str:
+        v, lo, hi = e.value, e.low, e.high
         return "n/a" if v != v else f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
 
-    def gain(e: object) -> str:
-        v, lo, hi = e.value, e.low, e.high  # type: ignore[attr-defined]
+    def gain(e: Estimate) -> str:
+        v, lo, hi = e.value, e.low, e.high
         return "n/a (P1 = 0)" if v != v else f"{v:+.1%} [{lo:+.1%}, {hi:+.1%}]"
 
     for r in report.results:

@@ -91,8 +91,8 @@ def shanten(
     for col in ("discard", "shanten", "effective tiles", "total"):
         table.add_column(col, justify="right" if col in ("shanten", "total") else "left")
     for row in out["discards"]:
-        eff = " ".join(f"{t}×{v}" for t, v in row["effective"].items()) or "—"
-        table.add_row(row["discard"], str(row["shanten"]), eff, str(row["effective_total"]))
+        eff_text = " ".join(f"{t}×{v}" for t, v in row["effective"].items()) or "—"
+        table.add_row(row["discard"], str(row["shanten"]), eff_text, str(row["effective_total"]))
     console.print(table)
 
 

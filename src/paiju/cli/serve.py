@@ -53,7 +53,7 @@ def serve(
         raise ConfigError(f"port must be 1..65535, not {port}")
     if data.exists() and not data.is_dir():
         raise ConfigError(f"--data {data} is a file, not a folder")
-    report_dirs = None if not reports else [*reports, data / "reports"]
+    report_dirs: list[str | Path] | None = None if not reports else [*reports, data / "reports"]
     app = create_app(data, report_dirs=report_dirs, ai_time_limit=ai_time_limit)
     shown = f"[{host}]" if ":" in host else host
     console.print(f"paiju web app on http://{shown}:{port}/  (data in {data.resolve()}; Ctrl-C stops it)")

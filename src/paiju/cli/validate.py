@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperArgument, TyperCommand, TyperOption
 
 from paiju.core.errors import ConfigError
 
@@ -83,6 +83,9 @@ class LimitsHelpCommand(TyperCommand):
             return f"{match.group(1)}: {escape(load_agents(match.group(1)).help_text())}"
 
         for param in self.params:
+            # typer's options and arguments carry help text; the base parameter class does not
+            if not isinstance(param, TyperOption | TyperArgument):
+                continue
             if isinstance(param.help, str) and "{agents:" in param.help:
                 param.help = _AGENTS_MARK.sub(fill, param.help)
         super().format_help(ctx, formatter)

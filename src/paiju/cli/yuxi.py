@@ -89,7 +89,10 @@ def play(
         pick = as_generator(derive_seed(seed, 7)).integers(len(names), size=2)
         deck_pair = (names[int(pick[0])], names[int(pick[1])])
     else:
-        deck_pair = tuple(d.strip() for d in decks.split(","))  # type: ignore[assignment]
+        given = tuple(d.strip() for d in decks.split(","))
+        if len(given) != 2:
+            raise ConfigError(f"yuxi needs two deck names (seat 0, seat 1), got {given!r}")
+        deck_pair = (given[0], given[1])
     game = YuxiGame(YuxiConfig(board=board, decks=deck_pair, die_bonus=die, swaps=swaps))
     rng = as_generator(seed)
     state = game.new_initial_state()
@@ -174,13 +177,19 @@ def audit(
 
     agent_line_up(search, REGISTRY, expected=1, option="--search")
     pairs = (("random", "random"), (search, search))
-    kwargs = {"boards": _boards(boards), "agent_pairs": pairs}
+    board_list = _boards(boards)
     if as_json:
-        report = run_audit(games, seed, **kwargs)  # type: ignore[arg-type]
+        report = run_audit(games, seed, boards=board_list, agent_pairs=pairs)
     else:
         with _progress("audit") as bar:
             task = bar.add_task("audit", total=games)
-            report = run_audit(games, seed, progress=lambda n: bar.update(task, completed=n), **kwargs)  # type: ignore[arg-type]
+            report = run_audit(
+                games,
+                seed,
+                boards=board_list,
+                agent_pairs=pairs,
+                progress=lambda n: bar.update(task, completed=n),
+            )
     if out is not None:
         report.save(out)
     if as_json:

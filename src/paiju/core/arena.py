@@ -640,7 +640,7 @@ def _fmt_ci(e: Estimate, pct: bool = False) -> str:
 
 def agent_labels(specs: Sequence[str]) -> list[str]:
     """Report names: the spec, numbered when the same spec plays more than once (``random#2``)."""
-    counts = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
     for s in specs:
         counts[s] += 1
     seen: dict[str, int] = defaultdict(int)

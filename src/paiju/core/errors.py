@@ -11,6 +11,9 @@ from __future__ import annotations
 class PaijuError(ValueError):
     """Base class of every error paiju raises on bad input."""
 
+    field: str | None = None
+    """The request field at fault, when an HTTP request's input caused it (set by the web app)."""
+
 
 class InvalidNotationError(PaijuError):
     """A string is not valid notation (unknown character, too many of a rank, bad tile...)."""

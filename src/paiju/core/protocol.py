@@ -25,14 +25,20 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, Self, runtime_checkable
 
 import numpy as np
+from typing_extensions import TypeVar
 
 from paiju.core.errors import IllegalMoveError
 from paiju.core.rng import SeedLike, as_generator
 
 Action = Hashable
+
+# The action type of one game: ``int`` for the fixed action spaces, Move/Bid/Deal for Dou Dizhu.
+# It defaults to Any so that game-agnostic code (the arena, MCTS) can write a bare ``State``
+# or ``Agent`` for "of any game", while each game's classes say their own type precisely.
+ActionT = TypeVar("ActionT", bound=Hashable, default=Any)
 
 CHANCE = -1
 """``current_player()`` at a chance node."""
@@ -57,10 +63,14 @@ class GameInfo:
     """Sum of ``returns()`` at every terminal state, or None if it varies."""
 
 
-class State(ABC):
-    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+class State(ABC, Generic[ActionT]):
+    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it.
 
-    game: Game
+    Each game's state subclasses ``State[ItsAction]`` and redeclares ``game`` with its own
+    game class, so the type checker knows the rules object its methods read.
+    """
+
+    game: Game[ActionT]
 
     # ---- what games implement -------------------------------------------------------------
     @abstractmethod
@@ -68,15 +78,15 @@ class State(ABC):
         """Seat to act, :data:`CHANCE` at a chance node, :data:`TERMINAL` when over."""
 
     @abstractmethod
-    def _legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[ActionT]:
         """Legal actions of the player to act (in-progress, non-chance states only)."""
 
     @abstractmethod
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: ActionT) -> None:
         """Play an action already known to be legal (or a chance outcome)."""
 
     @abstractmethod
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """A fully independent copy: nothing applied to either affects the other."""
 
     @abstractmethod
@@ -88,21 +98,21 @@ class State(ABC):
         """What ``player`` can see: a frozen, comparable value with no hidden information."""
 
     @abstractmethod
-    def sample_chance(self, rng: np.random.Generator) -> Action:
+    def sample_chance(self, rng: np.random.Generator) -> ActionT:
         """Draw the outcome of the chance event at this chance node."""
 
     @abstractmethod
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: ActionT) -> str:
         """Human-readable notation of an action in this state."""
 
-    def _is_legal(self, action: Action) -> bool:
+    def _is_legal(self, action: ActionT) -> bool:
         """Legality test; games override it with something cheaper than a list scan."""
         return action in self._legal_actions()
 
-    def _check_chance_outcome(self, action: Action) -> None:  # noqa: B027 - optional hook
+    def _check_chance_outcome(self, action: ActionT) -> None:  # an optional hook: no-op by default
         """Raise :class:`IllegalMoveError` if ``action`` is not a possible chance outcome."""
 
-    def chance_outcomes(self) -> list[tuple[Action, float]] | None:
+    def chance_outcomes(self) -> list[tuple[ActionT, float]] | None:
         """Enumerated chance outcomes with probabilities, or None when too many to list."""
         return None
 
@@ -113,7 +123,7 @@ class State(ABC):
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[ActionT]:
         """Legal actions of the player to act; empty at terminal states."""
         if self.is_terminal():
             return []
@@ -128,11 +138,10 @@ class State(ABC):
         if n is None:
             raise TypeError(f"{self.game.info.name} has typed actions, not a fixed action space")
         mask = np.zeros(n, dtype=bool)
-        for a in self.legal_actions():
-            mask[a] = True  # type: ignore[index]
+        mask[np.asarray(self.legal_actions(), dtype=np.intp)] = True
         return mask
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: ActionT) -> None:
         """Play ``action``; raises :class:`IllegalMoveError` naming the move and the reason."""
         player = self.current_player()
         if player == TERMINAL:
@@ -145,7 +154,7 @@ class State(ABC):
             raise IllegalMoveError(self._illegal_reason(action))
         self._apply(action)
 
-    def apply_trusted(self, action: Action) -> None:
+    def apply_trusted(self, action: ActionT) -> None:
         """Play ``action`` without checking it: the fast path of rollouts and searches.
 
         Only for an action taken from this state's :meth:`legal_actions` (or a chance outcome
@@ -154,7 +163,7 @@ class State(ABC):
         """
         self._apply(action)
 
-    def apply_chance(self, rng: SeedLike) -> Action:
+    def apply_chance(self, rng: SeedLike) -> ActionT:
         """Sample and play the chance outcome at this node; returns it."""
         if not self.is_chance_node():
             raise IllegalMoveError("apply_chance called at a decision node, not a chance node")
@@ -162,40 +171,40 @@ class State(ABC):
         self._apply(action)
         return action
 
-    def resample_from_infostate(self, player: int, rng: SeedLike) -> State:
+    def resample_from_infostate(self, player: int, rng: SeedLike) -> State[ActionT]:
         """A state ``player`` cannot tell from this one, hidden cards drawn afresh."""
         return self.game.sample_state(self.observation(player), as_generator(rng))
 
     # ---- helpers ---------------------------------------------------------------------------
-    def _describe(self, action: Action) -> str:
+    def _describe(self, action: ActionT) -> str:
         try:
             return repr(self.action_to_string(action))
         except Exception:  # the action may not even be well-formed for this game
             return repr(action)
 
-    def _illegal_reason(self, action: Action) -> str:
+    def _illegal_reason(self, action: ActionT) -> str:
         """Message for an illegal action; games override to say *why* it is illegal."""
         move = self._describe(action)
         return f"illegal move {move} for player {self.current_player()}: not among the legal moves"
 
 
 @runtime_checkable
-class Game(Protocol):
+class Game(Protocol[ActionT]):
     """A game: its static info, how to start it, and how to determinize an observation."""
 
     info: GameInfo
 
-    def new_initial_state(self) -> State:
+    def new_initial_state(self) -> State[ActionT]:
         """The state before any chance event (a chance node when the game has chance)."""
         ...
 
-    def sample_state(self, observation: Any, rng: np.random.Generator) -> State:
+    def sample_state(self, observation: Any, rng: np.random.Generator) -> State[ActionT]:
         """A full state consistent with ``observation`` (hidden parts drawn with ``rng``)."""
         ...
 
 
 @runtime_checkable
-class Agent(Protocol):
+class Agent(Protocol[ActionT]):
     """A player: chooses an action from its own observation and the legal actions.
 
     Agents are seeded when built and never see the state object, only observations.
@@ -203,7 +212,7 @@ class Agent(Protocol):
 
     name: str
 
-    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action: ...
+    def act(self, observation: Any, legal_actions: Sequence[ActionT]) -> ActionT: ...
 
 
 def play_out_chance(state: State, rng: SeedLike) -> State:
@@ -220,8 +229,8 @@ def new_game(game: Game, seed: SeedLike) -> State:
 
 
 def play_game(
-    game: Game, agents: Sequence[Agent], seed: SeedLike, *, max_moves: int | None = None
-) -> tuple[State, list[Action]]:
+    game: Game[ActionT], agents: Sequence[Agent[ActionT]], seed: SeedLike, *, max_moves: int | None = None
+) -> tuple[State[ActionT], list[ActionT]]:
     """Play one game: chance from ``seed``, each seat's decisions by ``agents[seat]``.
 
     Returns the terminal state and every action (chance outcomes included) in order.
@@ -230,7 +239,7 @@ def play_game(
         raise ValueError(f"{game.info.name} needs {game.info.num_players} agents, got {len(agents)}")
     gen = as_generator(seed)
     state = game.new_initial_state()
-    history: list[Action] = []
+    history: list[ActionT] = []
     limit = max_moves if max_moves is not None else game.info.max_game_length * 4 + 100
     while not state.is_terminal():
         if state.is_chance_node():

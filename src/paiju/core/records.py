@@ -103,6 +103,7 @@ def _generic_fields(state: State, history: Sequence[Action]) -> RecordFields:
 def record_fields(game: Game, state: State, history: Sequence[Action]) -> RecordFields:
     """The game-specific columns of a finished game (method, then adapter, then generic)."""
     method = getattr(game, "record_fields", None)
+    fields: RecordFields | dict[str, Any]  # a game's own method may return either
     if method is not None:
         fields = method(state, history)
     else:

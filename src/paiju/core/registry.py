@@ -58,7 +58,8 @@ class GameEntry:
         """A game instance built with ``options`` (e.g. a rule variant); errors name the option."""
         cls = _import(self.game_path, self.name)
         try:
-            return cls(**options)
+            game: Game = cls(**options)
+            return game
         except TypeError as err:
             raise ConfigError(f"game {self.name!r}: bad options {options!r} ({err})") from None
 

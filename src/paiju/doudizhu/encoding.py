@@ -171,15 +171,15 @@ def encode_state(obs: DouDizhuObservation) -> np.ndarray:
         owner = obs.trick_owner
         v[o["trick_owner"] + (1 if owner == me else 2 if owner == nxt else 3)] = 1
     for seat, block in ((nxt, "last_next"), (prv, "last_prev")):
-        move = last.get(seat)
+        last_move = last.get(seat)
         flags = o[block + "_flags"]
-        if move is None:
+        if last_move is None:
             v[flags] = 1
-        elif move.is_pass:
+        elif last_move.is_pass:
             v[flags + 1] = 1
         else:
             v[flags + 2] = 1
-            v[o[block] : o[block] + CARD_BITS] = _bits_of_key(move.key)
+            v[o[block] : o[block] + CARD_BITS] = _bits_of_key(last_move.key)
     v[o["bombs"] + min(obs.bombs, 4)] = 1
     v[o["plays_now"] + min(fewest_plays(key_of(obs.hand.counts)), MAX_PLAYS_FEATURE)] = 1
     return v

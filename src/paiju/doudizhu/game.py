@@ -463,12 +463,8 @@ class DouDizhuState(State[DouDizhuAction]):
     def _legal_actions(self) -> list[DouDizhuAction]:
         if self._phase == _BIDDING:
             return [BIDS[0], *BIDS[self._bid + 1 :]]
-        trick = self._trick
-        moves = generate(self._hands[self._player], trick, strict=self.game.strict)
-        if trick is not None:
-            moves.append(PASS)
         # a list of moves is a list of actions; cast, not a copy, because lists are invariant
-        return cast("list[DouDizhuAction]", moves)
+        return cast("list[DouDizhuAction]", self.legal_moves())
 
     def _is_legal(self, action: DouDizhuAction) -> bool:
         if self._phase == _BIDDING:
@@ -648,6 +644,15 @@ class DouDizhuState(State[DouDizhuAction]):
     def in_card_play(self) -> bool:
         """The card play is on (not dealing, bidding, or over)."""
         return self._phase == _PLAY
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to play, pass included when it follows: what
+        :meth:`legal_actions` returns during the card play (``in_card_play``), typed as moves."""
+        trick = self._trick
+        moves = generate(self._hands[self._player], trick, strict=self.game.strict)
+        if trick is not None:
+            moves.append(PASS)
+        return moves
 
     @property
     def packed_hands(self) -> list[int]:

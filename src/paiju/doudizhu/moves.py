@@ -77,9 +77,13 @@ class _SliceTable(dict[int, _V], Generic[_V]):
 
 _T12: Final = _SliceTable(lambda a, b, c: (a, b, c))
 """Counts of three ranks for every 12-bit slice of a key (125 entries: counts 0..4)."""
-_TEXT12: Final = tuple(
-    _SliceTable(lambda a, b, c, r=RANKS[3 * j : 3 * j + 3]: r[0] * a + r[1] * b + r[2] * c) for j in range(5)
-)
+def _slice_text(j: int) -> Callable[[int, int, int], str]:
+    """The notation of counts ``a, b, c`` of the three ranks of slice ``j``."""
+    r = RANKS[3 * j : 3 * j + 3]
+    return lambda a, b, c: r[0] * a + r[1] * b + r[2] * c
+
+
+_TEXT12: Final = tuple(_SliceTable(_slice_text(j)) for j in range(5))
 """Notation of three ranks for every 12-bit slice, one table per slice position."""
 
 
@@ -165,16 +169,17 @@ class Move:
         """
         # Moves are immutable and interned, so a parse is memoised by its arguments (only plain
         # str arguments: a MoveType would compare equal to an int and widen what is accepted).
-        cacheable = text.__class__ is str and (type is None or type.__class__ is str)
-        if cacheable:
-            got = _PARSED.get((text, type))
-            if got is not None:
-                return got
+        if text.__class__ is not str or not (
+            type is None or (isinstance(type, str) and type.__class__ is str)
+        ):
+            return cls._parse(text, type)
+        got = _PARSED.get((text, type))
+        if got is not None:
+            return got
         move = cls._parse(text, type)
-        if cacheable:
-            if len(_PARSED) >= _PARSED_LIMIT:
-                _PARSED.clear()
-            _PARSED[(text, type)] = move
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[(text, type)] = move
         return move
 
     @classmethod
@@ -322,7 +327,7 @@ class _NewMove(Move):
     """
 
     __slots__ = ()
-    __setattr__ = object.__setattr__
+    __setattr__ = object.__setattr__  # type: ignore[assignment]  # object's own: plain slot stores, 4x faster
 
 
 def _make(
@@ -337,7 +342,7 @@ def _make(
 ) -> Move:
     if counts is None:
         counts = counts_of(key)
-    m = object.__new__(_NewMove)
+    m: Move = object.__new__(_NewMove)
     m.key = key
     m.type = _TYPES[type_]
     m.rank = rank

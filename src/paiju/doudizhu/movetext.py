@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from paiju.core.errors import InvalidNotationError
 from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, RANKS, SHIFTS, SMALL_JOKER, UNIT, parse_key
@@ -57,11 +57,14 @@ _SLICE: Final = sum(1 << (4 * i) for i in range(5))
 """Rank bits of one five-rank slice of a mask (ranks 3..7, 8..Q, K..D at shifts 0, 20, 40)."""
 
 
-def _slice_tables(item: Callable[[int], object]) -> tuple[dict[int, tuple], ...]:
+_Item = TypeVar("_Item")
+
+
+def _slice_tables(item: Callable[[int], _Item]) -> tuple[dict[int, tuple[_Item, ...]], ...]:
     """Per five-rank slice: ``item(rank)`` of every rank set in the slice's mask, ascending."""
     tables = []
     for j in range(3):
-        table: dict[int, tuple] = {0: ()}
+        table: dict[int, tuple[_Item, ...]] = {0: ()}
         for i in range(5):
             bit, value = 1 << (4 * i), item(5 * j + i)
             table.update({m | bit: (*row, value) for m, row in table.items()})
@@ -69,8 +72,13 @@ def _slice_tables(item: Callable[[int], object]) -> tuple[dict[int, tuple], ...]
     return tuple(tables)
 
 
+def _notation_of(width: int) -> Callable[[int], str]:
+    """The notation of ``width`` cards of a rank, as a function of the rank."""
+    return lambda r: RANKS[r] * width
+
+
 _RANKS_IN: Final = _slice_tables(lambda r: r)
-_SINGLES: Final = {w: _slice_tables(lambda r, w=w: RANKS[r] * w) for w in (1, 2, 3, 4)}
+_SINGLES: Final = {w: _slice_tables(_notation_of(w)) for w in (1, 2, 3, 4)}
 """_SINGLES[width][slice][slice mask]: the solo/pair/trio/bomb notation of each rank."""
 
 
@@ -429,7 +437,7 @@ def follow_notations(h: int, beat: Reading, strict: bool = False) -> list[str]:
     if t == _SOLO:
         m = (h | (h >> 1) | (h >> 2)) & above
         singles = _SINGLES[1]
-        out = [*singles[0][m & _SLICE], *singles[1][(m >> 20) & _SLICE], *singles[2][m >> 40]]
+        out: list[str] = [*singles[0][m & _SLICE], *singles[1][(m >> 20) & _SLICE], *singles[2][m >> 40]]
         m = (h >> 2) & _LOW
         if m:
             out += _singles(4, m)
@@ -511,7 +519,7 @@ def legal_moves(hand: str, beat: str | Move | None = None) -> list[str]:
             _KEYS.clear()
         _KEYS[hand] = key
     if beat is not None:
-        target = _BEATS.get(beat) if beat.__class__ is str else None  # type: ignore[call-overload]
+        target = _BEATS.get(beat) if beat.__class__ is str else None
         if target is None:
             target = _beat_of(beat)
             if target is None:  # a PASS Move: a free lead
@@ -519,7 +527,7 @@ def legal_moves(hand: str, beat: str | Move | None = None) -> list[str]:
             if beat.__class__ is str:
                 if len(_BEATS) >= _CACHE_LIMIT:
                     _BEATS.clear()
-                _BEATS[beat] = target  # type: ignore[index]
+                _BEATS[beat] = target
         return follow_notations(key, target)
     got = _LEADS.get(key)
     if got is not None:
@@ -535,8 +543,8 @@ def _beat_of(beat: str | Move) -> Reading | None:
     """The reading of the move to beat (None for a PASS Move); raises what ``Move.parse`` raises."""
     # Move.parse checks "pass" and the empty string before parsing the cards, with its own
     # messages: only other text is read here (parse_key raises just what Move.parse would)
-    if beat.__class__ is str and beat and beat.strip().lower() != "pass":  # type: ignore[union-attr]
-        reading = reading_of(parse_key(beat, "move"))  # type: ignore[arg-type]
+    if beat.__class__ is str and beat and beat.strip().lower() != "pass":
+        reading = reading_of(parse_key(beat, "move"))
         if reading is not None:
             return reading
     from paiju.doudizhu.moves import PASS, Move

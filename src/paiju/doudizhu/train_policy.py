@@ -55,7 +55,7 @@ from paiju.doudizhu.agents.policy import (
     segment_log_softmax,
 )
 from paiju.doudizhu.encoding import ENCODING_VERSION, Decision, encode_decision
-from paiju.doudizhu.game import BIDS, DouDizhuConfig, DouDizhuGame, GameRecord
+from paiju.doudizhu.game import BIDS, DouDizhuConfig, DouDizhuGame, GameRecord, are_moves
 
 
 @dataclass
@@ -100,7 +100,12 @@ def parse_args(argv: list[str] | None = None) -> Args:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
-        default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        else:
+            factory = f.default_factory
+            assert callable(factory), f"Args.{f.name} has neither a default nor a default factory"
+            default = factory()
         if f.name == "records":
             parser.add_argument(flag, nargs="+", required=True, help=f.metadata["help"])
         else:
@@ -156,7 +161,8 @@ def encode_games(items: list[tuple[int, GameRecord, tuple[int, ...]]]) -> list[t
                     target = legal.index(move)
                 except ValueError:
                     raise CorruptRecordError(f"game {index}: recorded move {move} is not legal") from None
-                out.append((encode_decision(state.observation(seat), legal), target))  # type: ignore[arg-type]
+                assert are_moves(legal)  # the recorded plays are of the play phase
+                out.append((encode_decision(state.observation(seat), legal), target))
             state.apply(move)
     return out
 

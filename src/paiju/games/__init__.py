@@ -40,9 +40,10 @@ def load_game(name: str, **params: Any) -> Game:
     module_name, class_name = _GAMES[name]
     cls = getattr(importlib.import_module(module_name), class_name)
     try:
-        return cls(**params)  # type: ignore[no-any-return]
+        game: Game = cls(**params)
     except TypeError as err:
         raise ConfigError(f"game {name!r}: bad parameters {params}: {err}") from None
+    return game
 
 
 def agent_registry(game: Game) -> AgentRegistry:
@@ -51,5 +52,6 @@ def agent_registry(game: Game) -> AgentRegistry:
         module = importlib.import_module(module_name)
         if type(game) is getattr(module, class_name):
             factory = getattr(module, "registry_for", None)
-            return factory(game) if factory is not None else module.REGISTRY  # type: ignore[no-any-return]
+            registry: AgentRegistry = factory(game) if factory is not None else module.REGISTRY
+            return registry
     raise ConfigError(f"no agent registry for {game.info.name!r}")

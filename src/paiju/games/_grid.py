@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, SupportsIndex, TypeVar
 
 import numpy as np
 
 from paiju.core.agents import AgentRegistry, UniformRandomAgent
 from paiju.core.errors import CorruptRecordError, IllegalMoveError
-from paiju.core.protocol import Action, Game, State
+from paiju.core.protocol import Game, State
 
 MARKS = "xo"
 """Stone/mark letters by seat, as OpenSpiel prints them (seat 0 = ``x`` moves first)."""
@@ -49,7 +49,7 @@ RETURNS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 """Returns by ``_winner``: seat 0 won, seat 1 won, draw."""
 
 
-class BoardState(State):
+class BoardState(State[int]):
     """What the board games' states share once a move is made: returns, observation, winner.
 
     Subclasses keep ``_player`` (seat to move or ``TERMINAL``), ``_winner`` (None while the
@@ -65,7 +65,7 @@ class BoardState(State):
     _winner: int | None
     _history: list[int]
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[int]) -> None:
         self.game = game
         self._boards = (0, 0)
         self._player = 0
@@ -75,7 +75,7 @@ class BoardState(State):
     def current_player(self) -> int:
         return self._player
 
-    def clone(self) -> BoardState:
+    def clone(self) -> Self:
         # object.__new__ skips __init__: a clone costs a handful of attribute copies
         copy = object.__new__(type(self))
         copy.game = self.game
@@ -88,10 +88,10 @@ class BoardState(State):
     # The public methods below repeat the base template's checks inline for the common case
     # (a plain int, a game in progress) and defer to it for everything else, so errors and
     # messages are the template's; this saves most of the cost of a move through the API.
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[int]:
         return [] if self._player < 0 else self._legal_actions()
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: int) -> None:
         if type(action) is int and self._player >= 0 and self._is_legal(action):
             self._apply(action)
         else:
@@ -105,7 +105,7 @@ class BoardState(State):
             raise ValueError(f"{self.display_name} has seats 0 and 1, not {player}")
         return self.observation_type(player, self._player, str(self), tuple(self._history))
 
-    def sample_chance(self, rng: np.random.Generator) -> Action:
+    def sample_chance(self, rng: np.random.Generator) -> int:
         raise ValueError(f"{self.display_name} has no chance events")
 
     def winner(self) -> int | None:
@@ -113,27 +113,33 @@ class BoardState(State):
         return self._winner if self._winner in (0, 1) else None
 
 
-def as_action(action: Action) -> int | None:
+def as_action(action: object) -> int | None:
     """``action`` as a plain ``int`` (numpy integers accepted), or None if it is no integer."""
-    if isinstance(action, bool):
+    if isinstance(action, bool) or not isinstance(action, SupportsIndex):
         return None
     try:
-        return operator.index(action)  # type: ignore[arg-type]
+        return operator.index(action)
     except TypeError:
         return None
 
 
-def replay_observation(game: Game, observation: Any, expected_type: type[BoardObservation]) -> State:
-    """Rebuild the state an observation was taken in by replaying its history, checking the board.
+BoardStateT = TypeVar("BoardStateT", bound=BoardState)
+
+
+def replay_observation(
+    state: BoardStateT, observation: Any, expected_type: type[BoardObservation]
+) -> BoardStateT:
+    """Rebuild the state an observation was taken in by replaying its history from the initial
+    ``state``, checking the board.
 
     Raises :class:`IllegalMoveError` if the history holds an illegal move and
     :class:`CorruptRecordError` if the board or the player to move disagree with the history.
     """
+    game = state.game
     if not isinstance(observation, expected_type):
         raise TypeError(
             f"{game.info.name}: expected a {expected_type.__name__}, got {type(observation).__name__}"
         )
-    state = game.new_initial_state()
     for i, action in enumerate(observation.history):
         try:
             state.apply(action)

@@ -15,13 +15,14 @@ integers without touching the state (the rollout fast path of the MCTS evaluator
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
 import numpy as np
 
 from paiju.core.errors import InvalidNotationError
-from paiju.core.protocol import TERMINAL, Action, GameInfo
+from paiju.core.protocol import TERMINAL, GameInfo
 from paiju.games._grid import DRAW as _DRAW
 from paiju.games._grid import (
     MARKS,
@@ -65,6 +66,8 @@ class ConnectFourState(BoardState):
         _history: the columns played, in order.
     """
 
+    game: ConnectFour
+
     __slots__ = ("_boards", "_history", "_mask", "_player", "_winner", "game")
     observation_type = ConnectFourObservation
     display_name = "connect four"
@@ -73,14 +76,14 @@ class ConnectFourState(BoardState):
         super().__init__(game)
         self._mask = 0
 
-    def _legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[int]:
         return list(_OPEN_COLUMNS[self._mask & _TOPS])
 
-    def _is_legal(self, action: Action) -> bool:
+    def _is_legal(self, action: int) -> bool:
         column = action if type(action) is int else as_action(action)
         return column is not None and 0 <= column < COLUMNS and not self._mask & _TOP[column]
 
-    def _illegal_reason(self, action: Action) -> str:
+    def _illegal_reason(self, action: int) -> str:
         column = as_action(action)
         if column is None:
             return f"connect-four move {action!r} is not a column number 0..6"
@@ -88,8 +91,8 @@ class ConnectFourState(BoardState):
             return f"connect-four column {column} does not exist (columns are 0..6)"
         return f"connect-four column {column} is full in\n{self}"
 
-    def _apply(self, action: Action) -> None:
-        column: int = action if type(action) is int else as_action(action)  # type: ignore[assignment]
+    def _apply(self, action: int) -> None:
+        column = action if type(action) is int else operator.index(action)  # numpy ints too
         mask = self._mask
         bit = (mask + _BOTTOM[column]) & _COLUMN[column]  # lowest empty cell of the column
         mask |= bit
@@ -121,8 +124,8 @@ class ConnectFourState(BoardState):
 
     def clone(self) -> ConnectFourState:
         copy = super().clone()
-        copy._mask = self._mask  # type: ignore[attr-defined]
-        return copy  # type: ignore[return-value]
+        copy._mask = self._mask
+        return copy
 
     def playout_returns(self, rnd: random.Random) -> list[float]:
         """Returns of a uniform random game from here; the state itself is left unchanged.
@@ -166,7 +169,7 @@ class ConnectFourState(BoardState):
             player = 1 - player
         return list(_RETURNS[player])
 
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: int) -> str:
         """OpenSpiel's notation: the mover's mark and the column, e.g. ``x3``."""
         column = as_action(action)
         if column is None or not 0 <= column < COLUMNS:
@@ -217,7 +220,7 @@ class ConnectFour:
 
     def sample_state(self, observation: Any, rng: np.random.Generator) -> ConnectFourState:
         """The exact state of the observation (nothing is hidden): its history replayed."""
-        return replay_observation(self, observation, ConnectFourObservation)  # type: ignore[return-value]
+        return replay_observation(ConnectFourState(self), observation, ConnectFourObservation)
 
 
 REGISTRY = board_registry(ConnectFour(), mcts_simulations=1000)

@@ -14,13 +14,14 @@ direction and no run can wrap from one row into the next.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from paiju.core.agents import AgentRegistry
 from paiju.core.errors import ConfigError, InvalidNotationError
-from paiju.core.protocol import TERMINAL, Action, GameInfo
+from paiju.core.protocol import TERMINAL, GameInfo
 from paiju.games._grid import DRAW as _DRAW
 from paiju.games._grid import (
     MARKS,
@@ -69,11 +70,11 @@ class GomokuState(BoardState):
 
     game: Gomoku
 
-    def _legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[int]:
         occupied = self._boards[0] | self._boards[1]
         return [cell for cell, bit in enumerate(self.game._bits) if not occupied & bit]
 
-    def _is_legal(self, action: Action) -> bool:
+    def _is_legal(self, action: int) -> bool:
         cell = action if type(action) is int else as_action(action)
         g = self.game
         return (
@@ -82,7 +83,7 @@ class GomokuState(BoardState):
             and not (self._boards[0] | self._boards[1]) & g._bits[cell]
         )
 
-    def _illegal_reason(self, action: Action) -> str:
+    def _illegal_reason(self, action: int) -> str:
         cell = as_action(action)
         g = self.game
         if cell is None:
@@ -91,8 +92,8 @@ class GomokuState(BoardState):
             return f"gomoku cell {cell} does not exist on a {g.rows}x{g.cols} board (0..{g.num_cells - 1})"
         return f"gomoku cell {cell} (row {cell // g.cols}, col {cell % g.cols}) is taken"
 
-    def _apply(self, action: Action) -> None:
-        cell: int = action if type(action) is int else as_action(action)  # type: ignore[assignment]
+    def _apply(self, action: int) -> None:
+        cell = action if type(action) is int else operator.index(action)  # numpy ints too
         g = self.game
         bit = g._bits[cell]
         player = self._player
@@ -114,7 +115,7 @@ class GomokuState(BoardState):
         else:
             self._player = 1 - player
 
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: int) -> str:
         """The mover's mark and ``(row,col)``, e.g. ``x(7,7)``."""
         cell = as_action(action)
         g = self.game
@@ -191,7 +192,7 @@ class Gomoku:
 
     def sample_state(self, observation: Any, rng: np.random.Generator) -> GomokuState:
         """The exact state of the observation (nothing is hidden): its history replayed."""
-        return replay_observation(self, observation, GomokuObservation)  # type: ignore[return-value]
+        return replay_observation(GomokuState(self), observation, GomokuObservation)
 
     def __repr__(self) -> str:
         return f"Gomoku(rows={self.rows}, cols={self.cols}, win_length={self.win_length})"

@@ -65,8 +65,10 @@ class KuhnObservation:
         return f"p{self.player} card {own} betting {''.join('pb'[a] for a in self.betting) or '-'}"
 
 
-class KuhnPokerState(State):
+class KuhnPokerState(State[int]):
     """Cards dealt so far (``cards[p]`` is player p's card) and the betting sequence."""
+
+    game: KuhnPokerGame
 
     def __init__(self, game: KuhnPokerGame) -> None:
         self.game = game
@@ -81,38 +83,38 @@ class KuhnPokerState(State):
             return TERMINAL
         return len(self.betting) % 2
 
-    def _legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[int]:
         return [PASS, BET]
 
-    def _is_legal(self, action: Action) -> bool:
+    def _is_legal(self, action: int) -> bool:
         return isinstance(action, int | np.integer) and not isinstance(action, bool) and action in (PASS, BET)
 
-    def _illegal_reason(self, action: Action) -> str:
+    def _illegal_reason(self, action: int) -> str:
         return (
             f"illegal Kuhn poker move {action!r} for player {self.current_player()}: "
             f"moves are 0 (pass) and 1 (bet)"
         )
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         remaining = [c for c in (JACK, QUEEN, KING) if c not in self.cards]
         return [(c, 1.0 / len(remaining)) for c in remaining]
 
-    def _check_chance_outcome(self, action: Action) -> None:
+    def _check_chance_outcome(self, action: int) -> None:
         if action not in [c for c, _ in self.chance_outcomes()]:
             raise IllegalMoveError(
                 f"cannot deal card {action!r}: the cards still in the deck are "
                 f"{[card_name(c) for c, _ in self.chance_outcomes()]}"
             )
 
-    def sample_chance(self, rng: np.random.Generator) -> Action:
+    def sample_chance(self, rng: np.random.Generator) -> int:
         remaining = [c for c in (JACK, QUEEN, KING) if c not in self.cards]
         return remaining[int(rng.integers(len(remaining)))]
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: int) -> None:
         if len(self.cards) < 2:
-            self.cards.append(int(action))  # type: ignore[call-overload]
+            self.cards.append(int(action))
         else:
-            self.betting.append(int(action))  # type: ignore[call-overload]
+            self.betting.append(int(action))
 
     def clone(self) -> KuhnPokerState:
         copy = KuhnPokerState(self.game)
@@ -138,10 +140,10 @@ class KuhnPokerState(State):
         card = self.cards[player] if len(self.cards) > player else None
         return KuhnObservation(player, card, len(self.cards), tuple(self.betting))
 
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: int) -> str:
         if len(self.cards) < 2:
-            return f"deal {card_name(int(action))}"  # type: ignore[call-overload]
-        return MOVE_NAMES[int(action)]  # type: ignore[call-overload]
+            return f"deal {card_name(int(action))}"
+        return MOVE_NAMES[int(action)]
 
     # ---- notation --------------------------------------------------------------------------
     def deal_notation(self) -> str:
@@ -183,7 +185,7 @@ class KuhnPokerGame:
         known = {observation.player: observation.card} if observation.card is not None else {}
         for seat in range(observation.cards_dealt):
             if seat in known:
-                state.cards.append(known[seat])  # type: ignore[arg-type]
+                state.cards.append(known[seat])
             else:
                 rest = [c for c in (JACK, QUEEN, KING) if c not in state.cards and c not in known.values()]
                 state.cards.append(rest[int(rng.integers(len(rest)))])
@@ -222,15 +224,17 @@ class KuhnNashAgent:
     def bet_probability(self, observation: KuhnObservation) -> float:
         """Probability of action 1 (bet/call) at this information state."""
         card, betting, a = observation.card, observation.betting, self.alpha
+        if card is None:
+            raise ValueError("Kuhn poker: no bet probability before the player's card is dealt")
         if observation.player == 0:
             if betting == ():
-                return (a, 0.0, 3 * a)[card]  # type: ignore[index]
-            return (0.0, a + 1.0 / 3.0, 1.0)[card]  # type: ignore[index]  # after pass-bet
+                return (a, 0.0, 3 * a)[card]
+            return (0.0, a + 1.0 / 3.0, 1.0)[card]  # after pass-bet
         if betting == (BET,):
-            return (0.0, 1.0 / 3.0, 1.0)[card]  # type: ignore[index]
-        return (1.0 / 3.0, 0.0, 1.0)[card]  # type: ignore[index]  # after a pass
+            return (0.0, 1.0 / 3.0, 1.0)[card]
+        return (1.0 / 3.0, 0.0, 1.0)[card]  # after a pass
 
-    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+    def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
         return BET if self._rng.random() < self.bet_probability(observation) else PASS
 
 

@@ -10,12 +10,13 @@ test is a handful of integer ``&`` against the lines through the last cell.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from paiju.core.errors import InvalidNotationError
-from paiju.core.protocol import TERMINAL, Action, GameInfo
+from paiju.core.protocol import TERMINAL, GameInfo
 from paiju.games._grid import DRAW as _DRAW
 from paiju.games._grid import (
     MARKS,
@@ -56,18 +57,20 @@ class TicTacToeState(BoardState):
         _history: the cells played, in order.
     """
 
+    game: TicTacToe
+
     __slots__ = ("_boards", "_history", "_player", "_winner", "game")
     observation_type = TicTacToeObservation
     display_name = "tic-tac-toe"
 
-    def _legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[int]:
         return list(_EMPTY_CELLS[self._boards[0] | self._boards[1]])
 
-    def _is_legal(self, action: Action) -> bool:
+    def _is_legal(self, action: int) -> bool:
         cell = as_action(action)
         return cell is not None and 0 <= cell < 9 and not (self._boards[0] | self._boards[1]) >> cell & 1
 
-    def _illegal_reason(self, action: Action) -> str:
+    def _illegal_reason(self, action: int) -> str:
         cell = as_action(action)
         if cell is None:
             return f"tic-tac-toe move {action!r} is not a cell number 0..8"
@@ -75,9 +78,9 @@ class TicTacToeState(BoardState):
             return f"tic-tac-toe cell {cell} does not exist (cells are 0..8)"
         return f"tic-tac-toe cell {cell} (row {cell // 3}, col {cell % 3}) is taken in\n{self}"
 
-    def _apply(self, action: Action) -> None:
-        cell = action if type(action) is int else as_action(action)
-        bit = 1 << cell  # type: ignore[operator]
+    def _apply(self, action: int) -> None:
+        cell = action if type(action) is int else operator.index(action)  # numpy ints too
+        bit = 1 << cell
         player = self._player
         x, o = self._boards
         if player == 0:
@@ -87,8 +90,8 @@ class TicTacToeState(BoardState):
             o |= bit
             mine = o
         self._boards = (x, o)
-        self._history.append(cell)  # type: ignore[arg-type]
-        for line in _LINES_THROUGH[cell]:  # type: ignore[index]
+        self._history.append(cell)
+        for line in _LINES_THROUGH[cell]:
             if mine & line == line:
                 self._winner = player
                 self._player = TERMINAL
@@ -99,7 +102,7 @@ class TicTacToeState(BoardState):
         else:
             self._player = 1 - player
 
-    def action_to_string(self, action: Action) -> str:
+    def action_to_string(self, action: int) -> str:
         """OpenSpiel's notation, ``x(row,col)``, with the mark of the player to move."""
         cell = as_action(action)
         if cell is None or not 0 <= cell < 9:
@@ -147,7 +150,7 @@ class TicTacToe:
 
     def sample_state(self, observation: Any, rng: np.random.Generator) -> TicTacToeState:
         """The exact state of the observation (nothing is hidden): its history replayed."""
-        return replay_observation(self, observation, TicTacToeObservation)  # type: ignore[return-value]
+        return replay_observation(TicTacToeState(self), observation, TicTacToeObservation)
 
 
 REGISTRY = board_registry(TicTacToe(), mcts_simulations=2000)

@@ -626,8 +626,9 @@ def shanten(tiles: str) -> int:
     t = _TABLES or shanten_tables()
     # Fast path for compact notation with each suit once (what tools write): the digit string
     # of a suit names its count vector, so it is the memo key, and no 34-count list is built.
-    m = _ONE_GROUP_PER_SUIT.fullmatch(tiles) if tiles.__class__ is str and t.dense is not None else None
-    if m is not None:
+    dense = t.dense
+    m = _ONE_GROUP_PER_SUIT.fullmatch(tiles) if tiles.__class__ is str and dense is not None else None
+    if m is not None and dense is not None:
         n = len(tiles) - sum(g is not None for g in m.groups())
         if n % 3 and 0 < n <= MAX_TILES:
             dm, dp, ds, dz = m.groups()
@@ -642,7 +643,7 @@ def shanten(tiles: str) -> int:
             if z is None:
                 z = t.digit_row(dz, True)
             if a >= 0 and b >= 0 and c >= 0 and z >= 0:  # -1: more than four copies somewhere
-                first, second, final = t.dense
+                first, second, final = dense
                 nb = t.n_base
                 return final[(second[first[a * nb + b] * nb + c] * nb + z) * (MAX_SETS + 1) + n // 3] - 1
     counts = parse_counts(tiles)  # always 34 entries: shanten_counts's length check is not needed

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, SupportsInt, cast
 
 import numpy as np
 import pyarrow as pa
@@ -166,7 +166,7 @@ def _as_score(value: object) -> int:
     whole = isinstance(value, float | np.floating) and math.isfinite(value) and float(value).is_integer()
     if not (isinstance(value, int | np.integer) or whole):
         raise ConfigError(f"score {value!r} is not an integer (scores are whole points)")
-    score = int(value)  # type: ignore[call-overload]
+    score = int(cast(SupportsInt, value))  # an int, a numpy int or an integral float: checked above
     if abs(score) > MAX_SCORE:
         raise ConfigError(f"score {score} is out of range: |score| must be at most {MAX_SCORE:,}")
     return score
@@ -329,7 +329,7 @@ def _read_one_table(path: Path) -> dict[str, DealDistribution]:
             f"{path}: missing column(s) {missing}; a distribution table has columns {list(TABLE_COLUMNS)}"
         )
     cols = {c: table.column(c).to_pylist() for c in TABLE_COLUMNS}
-    grouped: dict[str, tuple[list[object], list[object], set[object]]] = {}
+    grouped: dict[str, tuple[list[Any], list[Any], set[Any]]] = {}  # raw Parquet values, checked below
     raw_name: dict[str, str] = {}
     for i, (deal, score, prob, plays) in enumerate(
         zip(cols["deal"], cols["score"], cols["probability"], cols["plays"], strict=True)
@@ -356,7 +356,7 @@ def _read_one_table(path: Path) -> dict[str, DealDistribution]:
                 f"{path}: deal {deal}: plays must be a non-negative integer, got {plays!r}"
             )
         try:
-            dist = ScoreDistribution(tuple(scores), tuple(probs))  # type: ignore[arg-type]
+            dist = ScoreDistribution(tuple(scores), tuple(probs))
         except ConfigError as err:
             raise ConfigError(f"{path}: deal {deal}: {err}") from None
         out[deal] = DealDistribution(deal, dist, plays)

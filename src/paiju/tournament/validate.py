@@ -82,7 +82,7 @@ def ability_buckets(rates: np.ndarray, w: int) -> np.ndarray:
 
 
 def algorithm1(
-    matrix: np.ndarray, ability_deals: Sequence[int], w: int, rng: np.random.Generator
+    matrix: np.ndarray, ability_deals: Sequence[int] | np.ndarray, w: int, rng: np.random.Generator
 ) -> np.ndarray:
     """The paper's Algorithm 1: one random player from each non-empty ability bucket.
 
@@ -106,7 +106,7 @@ def draw_players(
     n_comb, n_deals = matrix.shape
     if players > n_comb:
         raise ConfigError(f"{players} players but the population has only {n_comb} combinations")
-    k = n_deals if ability_deals == 0 else min(ability_deals, n_deals)
+    k: int = n_deals if ability_deals == 0 else min(ability_deals, n_deals)
     deals = rng.choice(n_deals, size=k, replace=False)
     chosen = algorithm1(matrix, deals, players, rng)
     missing = players - chosen.size

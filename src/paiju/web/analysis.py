@@ -451,7 +451,7 @@ def _doudizhu_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     rec = GameRecord.from_dict(record)
     game_record = GameRecord(rec.deal, (), rec.landlord, rec.bids, rec.config)
     state = game_record.replay()
-    frames = [{"hands": [str(h) for h in state.hands], "move": None, "seat": None}]
+    frames: list[dict[str, Any]] = [{"hands": [str(h) for h in state.hands], "move": None, "seat": None}]
     for seat, move in rec.plays:
         state.apply(move)
         frames.append(

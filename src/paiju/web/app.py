@@ -107,7 +107,7 @@ async def session_cookie(request: Request, call_next: Callable[[Request], Awaita
         or not (16 <= len(token) <= 64)
         or not token.replace("-", "").replace("_", "").isalnum()
     )
-    if fresh:
+    if fresh or token is None:  # (token is None already makes it fresh)
         token = new_token()
     request.state.session = token
     response = await call_next(request)

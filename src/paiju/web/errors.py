@@ -59,8 +59,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 def blamed(err: PaijuError, field: str) -> PaijuError:
     """``err`` naming the request field at fault (the error body's ``field``)."""
-    if getattr(err, "field", None) is None:
-        err.field = field  # type: ignore[attr-defined]
+    if err.field is None:
+        err.field = field
     return err
 
 

@@ -25,7 +25,7 @@ as soon as its client disconnects, or when the server stops.
 import asyncio
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
@@ -127,6 +127,29 @@ class WebLimits:
 class _Body(BaseModel):
     # strict: JSON true/false are not integers and "3" is not a number (as the app's other bodies)
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class DihValueFields(Protocol):
+    """The fields of the ``/api/dih/value`` body, whatever the app's limits (the endpoint's
+    type; the model that FastAPI validates with is built per app by :func:`analysis_bodies`)."""
+
+    dists: list[str]
+    players: int
+    rounds: int
+    top: int
+
+
+class DihSelectFields(Protocol):
+    """The fields of the ``/api/dih/select`` body (see :class:`DihValueFields`)."""
+
+    pool: str
+    pool_text: str | None
+    players: int
+    rounds: int
+    top: int
+    joint: bool
+    beam: int
+    min_plays: int
 
 
 def analysis_bodies(limits: WebLimits) -> tuple[type[BaseModel], type[BaseModel]]:

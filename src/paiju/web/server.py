@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-GRACE_S = 2.0
+GRACE_S = 2  # whole seconds: uvicorn types the timeout as an int
 """Seconds uvicorn waits for requests in flight once told to stop (then cancels them)."""
 
 
@@ -36,7 +36,7 @@ class PaijuServer(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def serve_app(app: Any, host: str, port: int, *, grace_s: float = GRACE_S) -> None:
+def serve_app(app: Any, host: str, port: int, *, grace_s: int = GRACE_S) -> None:
     """Run ``app`` (from :func:`paiju.web.app.create_app`) until SIGINT/SIGTERM."""
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=grace_s

@@ -28,7 +28,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+import numpy as np
 
 from paiju.core import deadline
 from paiju.core.agents import AgentRegistry, parse_agent_spec
@@ -39,10 +41,30 @@ from paiju.core.errors import (
     InvalidNotationError,
     WorkCancelled,
 )
-from paiju.core.protocol import Action, Agent, Game, State
+from paiju.core.protocol import Action, Agent, GameInfo, State
 from paiju.core.rng import as_generator, derive_seed
 
+if TYPE_CHECKING:  # the game modules load on first use, not with the web app
+    from paiju.doudizhu.game import DouDizhuAction, DouDizhuGame, DouDizhuState
+    from paiju.mahjong.game import MahjongGame, MahjongState
+    from paiju.yuxi.game import YuxiGame, YuxiState
+
 MAX_SEED = 2**63 - 1
+
+StateT = TypeVar("StateT", bound=State)
+StateT_co = TypeVar("StateT_co", bound=State, covariant=True)
+DecisionT = TypeVar("DecisionT", bound=Action)
+"""The type of a session's decisions (chance outcomes aside): Move/Bid, or an action id."""
+
+
+class GameOf(Protocol[StateT_co]):
+    """The :class:`~paiju.core.protocol.Game` protocol with the game's own state type kept."""
+
+    info: GameInfo
+
+    def new_initial_state(self) -> StateT_co: ...
+
+    def sample_state(self, observation: Any, rng: np.random.Generator) -> StateT_co: ...
 
 
 # ---- AI moves with a time limit -------------------------------------------------------------
@@ -91,13 +113,13 @@ class AIRunner:
 
     def decide(
         self,
-        agent: Agent,
+        agent: Agent[DecisionT],
         observation: Any,
-        legal: Sequence[Action],
+        legal: Sequence[DecisionT],
         *,
         inline: bool = False,
         seconds: float | None = None,
-    ) -> tuple[Action | None, str]:
+    ) -> tuple[DecisionT | None, str]:
         """The agent's action, or None and why not (over the time limit, stopped, or it failed).
 
         ``seconds`` (at most ``time_limit_s``) shortens the limit: what is left of the request's
@@ -132,9 +154,13 @@ class AIRunner:
                 return None, f"AI error {type(err).__name__}: {err}"
 
     def _submit(
-        self, token: deadline.CancelToken, agent: Agent, observation: Any, legal: Sequence[Action]
-    ) -> Future[Action]:
-        def work() -> Action:
+        self,
+        token: deadline.CancelToken,
+        agent: Agent[DecisionT],
+        observation: Any,
+        legal: Sequence[DecisionT],
+    ) -> Future[DecisionT]:
+        def work() -> DecisionT:
             with self._lock:
                 self._busy += 1
             try:
@@ -143,7 +169,7 @@ class AIRunner:
                 with self._lock:
                     self._busy -= 1
 
-        def finished(_: Future[Action]) -> None:  # also called when a queued decision is cancelled
+        def finished(_: Future[DecisionT]) -> None:  # also called when a queued decision is cancelled
             with self._lock:
                 self._pending -= 1
 
@@ -183,8 +209,15 @@ class Entry:
     detail: str = ""
 
 
-class GameSession(ABC):
-    """A game of one human seat against AI seats (see the module docstring)."""
+class GameSession(ABC, Generic[StateT, DecisionT]):
+    """A game of one human seat against AI seats (see the module docstring).
+
+    Generic in the game's state class and its decisions' type, so each game's session reads
+    its own state and game (``self.state.phase``, ``self.game.config``) with their types.
+    """
+
+    game: GameOf[StateT]
+    state: StateT
 
     kind: ClassVar[str]
     """The game's registry name (``doudizhu``, ``mahjong``, ``yuxi``)."""
@@ -202,7 +235,7 @@ class GameSession(ABC):
         self.game = self.build_game(params)
         self.registry = self.load_registry()
         self._chance = as_generator(derive_seed(self.seed, 0))
-        self._agents: dict[int, Agent] = {}
+        self._agents: dict[int, Agent[DecisionT]] = {}
         self._retired = 0
         self.tokens: list[str] = []
         """Decision actions in order (human and AI), as tokens (see :meth:`encode`)."""
@@ -211,14 +244,14 @@ class GameSession(ABC):
         self.actions: list[Action] = []
         """Every action including chance, as played (what ``record_fields`` reads)."""
         self.transcript: list[Entry] = []
-        self.state: State = self.game.new_initial_state()
+        self.state = self.game.new_initial_state()
         self.created = time.time()
         self._resolve_chance()
 
     # ---- what each game provides ------------------------------------------------------------
     @classmethod
     @abstractmethod
-    def build_game(cls, params: dict[str, Any]) -> Game: ...
+    def build_game(cls, params: dict[str, Any]) -> GameOf[StateT]: ...
 
     @classmethod
     def load_registry(cls) -> AgentRegistry:
@@ -227,22 +260,22 @@ class GameSession(ABC):
         return load_agents(cls.kind)
 
     @abstractmethod
-    def encode(self, action: Action) -> str:
+    def encode(self, action: DecisionT) -> str:
         """A token for a decision action, readable back by :meth:`decode` in the same state."""
 
     @abstractmethod
-    def decode(self, token: str) -> Action:
+    def decode(self, token: str) -> DecisionT:
         """The action of a stored token in the current state."""
 
     @abstractmethod
-    def parse_human(self, move: dict[str, Any]) -> Action:
+    def parse_human(self, move: dict[str, Any]) -> DecisionT:
         """The human's move from the request body (raises InvalidNotationError/IllegalMoveError)."""
 
     @abstractmethod
     def view(self) -> dict[str, Any]:
         """The table as the human seat sees it (JSON-ready)."""
 
-    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
+    def describe(self, seat: int, action: DecisionT, before: StateT) -> tuple[str, str]:
         """Transcript text of a decision (public form) and an optional detail."""
         return before.action_to_string(action), ""
 
@@ -267,7 +300,7 @@ class GameSession(ABC):
                 if key == "model" and (Path(str(value)).name != str(value) or str(value).endswith(".pt")):
                     raise ConfigError(f"agent spec {spec!r}: file paths are refused; name a shipped model")
 
-    def agent(self, seat: int) -> Agent:
+    def agent(self, seat: int) -> Agent[DecisionT]:
         agent = self._agents.get(seat)
         if agent is None:
             spec = self.specs[seat]
@@ -290,7 +323,7 @@ class GameSession(ABC):
         except Exception:  # notation of a chance outcome is informative only
             return repr(action)
 
-    def _play(self, action: Action, *, ai: bool, note: str = "") -> None:
+    def _play(self, action: DecisionT, *, ai: bool, note: str = "") -> None:
         state = self.state
         seat = state.current_player()
         before = state.clone()
@@ -306,19 +339,19 @@ class GameSession(ABC):
         self._after_play()
         self._resolve_chance()
 
-    def encode_in(self, before: State, action: Action) -> str:
+    def encode_in(self, before: StateT, action: DecisionT) -> str:
         """Encode ``action`` as played in ``before`` (tokens may depend on the position)."""
         return self.encode(action)
 
-    def sealed(self, before: State) -> bool:
+    def sealed(self, before: StateT) -> bool:
         """Whether a decision in ``before`` is sealed from the other seats for now."""
         return False
 
-    def _after_play(self) -> None:  # noqa: B027 - optional hook
+    def _after_play(self) -> None:
         """Hook after each decision (mahjong unseals decisions when a window closes)."""
 
     @classmethod
-    def restore(cls, game_id: str, params: dict[str, Any], seed: int, tokens: Sequence[str]) -> GameSession:
+    def restore(cls, game_id: str, params: dict[str, Any], seed: int, tokens: Sequence[str]) -> Self:
         """Rebuild a game from its creation parameters and its move tokens (server restart)."""
         session = cls(game_id, params, seed)
         for token in tokens:
@@ -361,13 +394,15 @@ class GameSession(ABC):
             if done >= max_decisions:
                 raise RuntimeError(f"{self.kind} game {self.id}: AI made {done} decisions in a row")
             seat = self.state.current_player()
-            legal = self.state.legal_actions()
+            legal: list[DecisionT] = self.state.legal_actions()  # a decision node's: decisions
             obs = self.state.observation(seat)
             agent = self.agent(seat)
             spec = self.specs[seat]
             inline = spec is not None and parse_agent_spec(spec)[0] in self.inline_agents
             budget_left = (runner.request_budget_s or math.inf) - (time.monotonic() - started)
-            action, problem = runner.decide(agent, obs, legal, inline=inline, seconds=budget_left)
+            # two steps: unpacking at once, mypy would infer the agent type from the targets
+            decided = runner.decide(agent, obs, legal, inline=inline, seconds=budget_left)
+            action, problem = decided
             note = ""
             if action is None:
                 # the overrunning (or failed) agent may still be busy in its thread: retire it
@@ -449,29 +484,33 @@ class GameSession(ABC):
 
 
 # ---- Dou Dizhu ---------------------------------------------------------------------------------
-class DouDizhuSession(GameSession):
+class DouDizhuSession(GameSession["DouDizhuState", "DouDizhuAction"]):
     """Dou Dizhu: the human takes one seat, two AIs the others."""
+
+    game: DouDizhuGame
 
     kind = "doudizhu"
     fallback_spec = "greedy"
     inline_agents = frozenset({"random", "greedy", "rule"})
 
     @classmethod
-    def build_game(cls, params: dict[str, Any]) -> Game:
+    def build_game(cls, params: dict[str, Any]) -> DouDizhuGame:
         from paiju.doudizhu.game import DouDizhuGame
 
         return DouDizhuGame(scoring=params.get("scoring", "competition"), bidding=bool(params.get("bidding")))
 
-    def encode(self, action: Action) -> str:
-        from paiju.doudizhu.game import Bid
+    def encode(self, action: DouDizhuAction) -> str:
+        from paiju.doudizhu.game import Bid, Deal
 
         if isinstance(action, Bid):
             return f"bid {action.value}"
-        if action.is_pass:  # type: ignore[attr-defined]
+        if isinstance(action, Deal):
+            raise TypeError("a deal is a chance outcome, not a decision to encode")
+        if action.is_pass:
             return "pass"
-        return f"{action}:{action.type.name.lower()}"  # type: ignore[attr-defined]
+        return f"{action}:{action.type.name.lower()}"
 
-    def decode(self, token: str) -> Action:
+    def decode(self, token: str) -> DouDizhuAction:
         from paiju.doudizhu.game import Bid
         from paiju.doudizhu.moves import PASS, Move
 
@@ -482,7 +521,7 @@ class DouDizhuSession(GameSession):
         cards, _, kind = token.partition(":")
         return Move.parse(cards, kind or None)
 
-    def parse_human(self, move: dict[str, Any]) -> Action:
+    def parse_human(self, move: dict[str, Any]) -> DouDizhuAction:
         from paiju.doudizhu.moves import Move
 
         text = (move.get("move") or "").strip()
@@ -495,18 +534,18 @@ class DouDizhuSession(GameSession):
             raise InvalidNotationError("empty move: give the cards (e.g. '33'), 'pass' or a bid")
         if kind:
             return Move.parse(text, kind)
-        return self.state.parse_move(text)  # type: ignore[attr-defined]
+        return self.state.parse_move(text)
 
-    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
-        from paiju.doudizhu.game import Bid
+    def describe(self, seat: int, action: DouDizhuAction, before: DouDizhuState) -> tuple[str, str]:
+        from paiju.doudizhu.moves import Move
 
-        if isinstance(action, Bid):
+        if not isinstance(action, Move):  # a bid
             return str(action), ""
-        return str(action), action.describe()  # type: ignore[attr-defined]
+        return str(action), action.describe()
 
     def roles(self) -> list[str]:
         st = self.state
-        return [st.role_name(s) for s in range(3)]  # type: ignore[attr-defined]
+        return [st.role_name(s) for s in range(3)]
 
     def view(self) -> dict[str, Any]:
         from paiju.doudizhu.cards import RANKS
@@ -555,7 +594,7 @@ class DouDizhuSession(GameSession):
             }
         return out
 
-    def _legal_item(self, action: Action) -> dict[str, Any]:
+    def _legal_item(self, action: DouDizhuAction) -> dict[str, Any]:
         from paiju.doudizhu.game import Bid
 
         if isinstance(action, Bid):
@@ -569,7 +608,7 @@ class DouDizhuSession(GameSession):
         """The human's current hand split three ways: the paper's baseline and the exact splits."""
         from paiju.doudizhu.split import split
 
-        hand = self.state.observation(self.human).hand  # type: ignore[attr-defined]
+        hand = self.state.observation(self.human).hand
         if not hand:
             return {"hand": "", "splits": []}
         splits = []
@@ -584,7 +623,7 @@ class DouDizhuSession(GameSession):
 
 
 # ---- mahjong -----------------------------------------------------------------------------------
-class IntActionSession(GameSession):
+class IntActionSession(GameSession[StateT, int]):
     """Sessions of games with a fixed integer action space (mahjong, yuxi).
 
     Actions are stored as their ids; a human may send an id or the game's move notation,
@@ -594,55 +633,64 @@ class IntActionSession(GameSession):
     move_example = ""
     """Notation examples quoted when a request names no move."""
 
-    def encode(self, action: Action) -> str:
-        return str(int(action))  # type: ignore[call-overload]
+    def encode(self, action: int) -> str:
+        return str(int(action))  # numpy ints too
 
-    def decode(self, token: str) -> Action:
+    def decode(self, token: str) -> int:
         try:
             return int(token)
         except ValueError:
             raise InvalidNotationError(f"stored {self.kind} action {token!r} is not an action id") from None
 
-    def parse_human(self, move: dict[str, Any]) -> Action:
+    def parse_human(self, move: dict[str, Any]) -> int:
         if move.get("action") is not None:
             return int(move["action"])
         text = (move.get("move") or "").strip()
         if not text:
             raise InvalidNotationError(f"give an action id or a move like {self.move_example}")
-        return self.state.parse_action(text)  # type: ignore[attr-defined]
+        return self.parse_notation(text)
+
+    @abstractmethod
+    def parse_notation(self, text: str) -> int:
+        """The action id of a move in the game's notation, in the current state."""
 
 
-class MahjongSession(IntActionSession):
+class MahjongSession(IntActionSession["MahjongState"]):
     """Taiwan 16-tile mahjong, one hand: the human takes one seat, three AIs the others."""
+
+    game: MahjongGame
 
     kind = "mahjong"
     fallback_spec = "greedy"
 
     @classmethod
-    def build_game(cls, params: dict[str, Any]) -> Game:
+    def build_game(cls, params: dict[str, Any]) -> MahjongGame:
         from paiju.mahjong.game import MahjongGame
 
         return MahjongGame(mode="hand")
 
     move_example = "'5m', 'pung', 'chow 345m', 'pass'"
 
-    def sealed(self, before: State) -> bool:
+    def parse_notation(self, text: str) -> int:
+        return self.state.parse_action(text)
+
+    def sealed(self, before: MahjongState) -> bool:
         from paiju.mahjong.game import Phase
 
-        return before.phase in (Phase.CLAIM, Phase.ROB)  # type: ignore[attr-defined]
+        return before.phase in (Phase.CLAIM, Phase.ROB)
 
     def _after_play(self) -> None:
         from paiju.mahjong.game import Phase
 
-        if self.state.phase not in (Phase.CLAIM, Phase.ROB):  # type: ignore[attr-defined]
+        if self.state.phase not in (Phase.CLAIM, Phase.ROB):
             for e in self.transcript:
                 e.hidden_until_resolved = False
 
-    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
+    def describe(self, seat: int, action: int, before: MahjongState) -> tuple[str, str]:
         from paiju.mahjong.game import ADDED_KONG, CONCEALED_KONG
 
-        a = int(action)  # type: ignore[call-overload]
-        public_kongs = self.game.config.concealed_kong_public  # type: ignore[attr-defined]
+        a = int(action)
+        public_kongs = self.game.config.concealed_kong_public
         if CONCEALED_KONG <= a < ADDED_KONG and seat != self.human and not public_kongs:
             return "concealed kong", ""
         return before.action_to_string(action), ""
@@ -775,14 +823,16 @@ def _mj_result(result: Any, st: Any) -> dict[str, Any]:
 
 
 # ---- yuxi --------------------------------------------------------------------------------------
-class YuxiSession(IntActionSession):
+class YuxiSession(IntActionSession["YuxiState"]):
     """yuxi: the human against one AI on any board size."""
+
+    game: YuxiGame
 
     kind = "yuxi"
     fallback_spec = "greedy"
 
     @classmethod
-    def build_game(cls, params: dict[str, Any]) -> Game:
+    def build_game(cls, params: dict[str, Any]) -> YuxiGame:
         from paiju.yuxi.game import YuxiGame
 
         options: dict[str, Any] = {
@@ -796,8 +846,11 @@ class YuxiSession(IntActionSession):
 
     move_example = "'play reef_crab@b2', 'end', 'keep'"
 
-    def describe(self, seat: int, action: Action, before: State) -> tuple[str, str]:
-        kind, _, _ = self.game.actions.decode(int(action))  # type: ignore[attr-defined, call-overload]
+    def parse_notation(self, text: str) -> int:
+        return self.state.parse_action(text)
+
+    def describe(self, seat: int, action: int, before: YuxiState) -> tuple[str, str]:
+        kind, _, _ = self.game.actions.decode(int(action))
         if seat != self.human and kind == "swap":
             return "swaps a hand card for an offered one", ""
         if seat != self.human and kind == "keep":
@@ -805,7 +858,7 @@ class YuxiSession(IntActionSession):
         return before.action_to_string(action), ""
 
     def _card(self, cid: int) -> dict[str, Any]:
-        return self.game.table.cards[cid].summary()  # type: ignore[attr-defined]
+        return self.game.table.card(cid).summary()
 
     def view(self) -> dict[str, Any]:
         from paiju.yuxi.effects import WEATHER_NAMES
@@ -832,7 +885,7 @@ class YuxiSession(IntActionSession):
         out.update(
             phase=obs.phase,
             board={"name": shape.name, "width": shape.width, "height": shape.height},
-            decks=list(self.game.config.decks),  # type: ignore[attr-defined]
+            decks=list(self.game.config.decks),
             cells=cells,
             hand=[{**self._card(c), "price": st.price(self.human, c)} for c in obs.hand],
             offer=[self._card(c) for c in obs.offer],
@@ -848,7 +901,7 @@ class YuxiSession(IntActionSession):
         if self.human_to_move():
             items = []
             for a in st.legal_actions():
-                kind, x, y = self.game.actions.decode(int(a))  # type: ignore[attr-defined]
+                kind, x, y = self.game.actions.decode(int(a))
                 item = {"action": int(a), "label": st.action_to_string(a), "kind": kind}
                 if kind == "play":
                     item["card"] = x

@@ -169,8 +169,8 @@ class BalanceReport:
         for a in decks:
             cells = []
             for b in decks:
-                e = self.deck_matrix[a].get(b)
-                cells.append("-" if e is None or e.n == 0 else f"{e.value:.2f} ({e.n})")
+                pair = self.deck_matrix[a].get(b)
+                cells.append("-" if pair is None or pair.n == 0 else f"{pair.value:.2f} ({pair.n})")
             out.append(f"| {a} | " + " | ".join(cells) + " |")
         out += [
             "",
@@ -212,9 +212,10 @@ def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -
     from paiju.yuxi.agents import REGISTRY
 
     agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
-    state, history = play_game(game, agents, seed)
+    _, history = play_game(game, agents, seed)
     played: tuple[set[int], set[int]] = (set(), set())
-    # replay to attribute each play to its seat (the history holds actions only)
+    # replay to attribute each play to its seat (the history holds actions only); the replay
+    # ends in the game's final state
     replay = game.new_initial_state()
     for action in history:
         player = replay.current_player()
@@ -223,7 +224,7 @@ def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -
             if kind == KIND_PLAY:
                 played[player].add(cid)
         replay.apply(action)
-    a, b = state.final_scores()
+    a, b = replay.final_scores()
     result = 1.0 if a > b else 0.0 if a < b else 0.5
     return GameRecord(
         game.config.board,

@@ -126,7 +126,9 @@ def discount_of(st: YuxiState, player: int) -> int:
     owner = st.owner
     for cell, cid in enumerate(st.card):
         if cid and owner[cell] == player:
-            total += cards[cid].discount
+            c = cards[cid]
+            assert c is not None  # a non-zero id on the board is a card
+            total += c.discount
     return total
 
 
@@ -148,7 +150,9 @@ def add_to_hand(st: YuxiState, player: int, card_id: int, *, minted: bool = True
         i -= 1
     hand.insert(i, card_id)
     st.voids[player][card_id] += 1
-    if minted and st.cards[card_id].is_coin:
+    c = st.cards[card_id]
+    assert c is not None  # ids 1..n are cards
+    if minted and c.is_coin:
         mint(st, 1)
 
 
@@ -170,7 +174,9 @@ def destroy(st: YuxiState, cell: int) -> None:
     if coins:
         st.purse[1 - p] += coins
     st.grave[p][cid] += 1
-    for fn, kw in st.cards[cid].on_death:
+    c = st.cards[cid]
+    assert c is not None  # remove_unit returns the id of the unit it removed
+    for fn, kw in c.on_death:
         fn(st, p, cell, **kw)
 
 
@@ -189,7 +195,11 @@ def resolve_deaths(st: YuxiState) -> None:
 
 def _has_title(st: YuxiState, cell: int, title: str) -> bool:
     cid = st.card[cell]
-    return bool(cid) and (not title or title in st.cards[cid].titles)
+    if not cid:
+        return False
+    c = st.cards[cid]
+    assert c is not None  # a non-zero id on the board is a card
+    return not title or title in c.titles
 
 
 def _strongest(st: YuxiState, cells: tuple[int, ...] | list[int]) -> int:
@@ -416,7 +426,9 @@ def return_to_deck(st: YuxiState, owner: int, cell: int) -> None:
     coins = st.coins[cell]
     cid, p = remove_unit(st, cell)
     st.purse[p] += coins
-    if st.cards[cid].is_void:
+    c = st.cards[cid]
+    assert c is not None  # remove_unit returns the id of the unit it removed
+    if c.is_void:
         st.grave[p][cid] += 1
     else:
         st.deck[p][cid] += 1

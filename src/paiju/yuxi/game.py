@@ -78,7 +78,7 @@ from paiju.yuxi.effects import (
     pay,
     resolve_deaths,
 )
-from paiju.yuxi.phases import PH_DEAL, PH_DIE, PH_OFFER, PH_OVER, PH_PLAY, PH_SWAP, PHASE_NAMES
+from paiju.yuxi.phases import PH_DEAL, PH_DIE, PH_OFFER, PH_OVER, PH_PLAY, PH_SWAP, PHASE_NAMES, Phase
 
 THUNDER_DAMAGE = 2
 EROSION_DRAIN = 1
@@ -155,10 +155,10 @@ class YuxiGame:
         )
         self.effect_overrides = dict(effect_overrides or {})
         self.actions = ActionSpace(self.table.num_ids)
-        self.is_void = [False] + [c.is_void for c in self.table.cards[1:]]  # type: ignore[union-attr]
+        self.is_void = [False] + [c is not None and c.is_void for c in self.table.cards[1:]]
         self.void_ids = [i for i, v in enumerate(self.is_void) if v]
         self.deck_ids = [i for i, v in enumerate(self.is_void) if i and not v]
-        self.coin_ids = frozenset(i for i in self.void_ids if "coin" in self.table.cards[i].titles)  # type: ignore[union-attr]
+        self.coin_ids = frozenset(i for i in self.void_ids if "coin" in self.table.card(i).titles)
         self.check_invariants = check_invariants
         self.initial_decks = [self.table.deck_counts(d) for d in config.decks]
         for seat, name in enumerate(config.decks):
@@ -209,6 +209,8 @@ class YuxiGame:
 
 class YuxiState(State):
     """A yuxi position. Board attributes are parallel lists indexed by cell."""
+
+    game: YuxiGame
 
     __slots__ = (
         "acted",
@@ -323,7 +325,9 @@ class YuxiState(State):
 
     def price(self, player: int, card_id: int) -> int:
         """Coins ``player`` pays to play ``card_id`` now (cost less the discount aura, >= 0)."""
-        cost = self.cards[card_id].cost  # type: ignore[union-attr]
+        c = self.cards[card_id]
+        assert c is not None  # ids 1..n are cards
+        cost = c.cost
         return max(0, cost - discount_of(self, player)) if cost else 0
 
     def _targets(self, player: int, c: CompiledCard) -> list[int]:
@@ -383,7 +387,8 @@ class YuxiState(State):
         acts = [KEEP]
         space = self.game.actions
         seen = set()
-        givable = sorted({c for c in self.hand[p] if not self.cards[c].is_void})  # type: ignore[union-attr]
+        is_void = self.game.is_void
+        givable = sorted({c for c in self.hand[p] if not is_void[c]})
         for slot, take in enumerate(self.offer):
             if take in seen:
                 continue
@@ -419,7 +424,9 @@ class YuxiState(State):
         p = self.to_move
         card, owner = self.card, self.owner
         for cid in self._playable_ids():
-            t = self.cards[cid].target  # type: ignore[union-attr]
+            c = self.cards[cid]
+            assert c is not None  # a playable id is a card
+            t = c.target
             if t in (T_NONE, T_CELL):
                 return True
             if t == T_EMPTY:
@@ -467,7 +474,7 @@ class YuxiState(State):
                 return f"{head}: a deck card was already played this turn (only void cards may follow)"
             if c.cost and self.price(p, a) > self.purse[p]:
                 return f"{head}: {c.key} costs {self.price(p, a)} coins, the purse holds {self.purse[p]}"
-            need = self.game.table.cards[a].target  # type: ignore[union-attr]
+            need = self.game.table.card(a).target
             where = (
                 "no target"
                 if b == NO_TARGET
@@ -666,20 +673,18 @@ class YuxiState(State):
             cid = card[cell]
             if cid and owner[cell] == p:
                 c = cards[cid]
-                if c.cooldown and weather[cell] != ICE:  # type: ignore[union-attr]
+                assert c is not None  # a non-zero id on the board is a card
+                if c.cooldown and weather[cell] != ICE:
                     cd[cell] -= 1
                     if cd[cell] <= 0:
-                        cd[cell] = c.cooldown  # type: ignore[union-attr]
-                        for fn, kw in c.on_turn_start:  # type: ignore[union-attr]
+                        cd[cell] = c.cooldown
+                        for fn, kw in c.on_turn_start:
                             fn(self, p, cell, **kw)
                             resolve_deaths(self)
         if (
             self.game.config.swaps
             and self.deck_n[p] > 0
-            and any(
-                not cards[h].is_void
-                for h in self.hand[p]  # type: ignore[union-attr]
-            )
+            and not all(self.game.is_void[h] for h in self.hand[p])
         ):
             self.offer_size = min(MAX_OFFER if len(self.hand[p]) == 1 else 2, self.deck_n[p])
             self.phase = PH_OFFER
@@ -702,7 +707,9 @@ class YuxiState(State):
         for cell in range(n):
             cid = card[cell]
             if cid and owner[cell] == p and weather[cell] != ICE:
-                for fn, kw in cards[cid].on_turn_end:  # type: ignore[union-attr]
+                c = cards[cid]
+                assert c is not None  # a non-zero id on the board is a card
+                for fn, kw in c.on_turn_end:
                     fn(self, p, cell, **kw)
                     resolve_deaths(self)
         if not self.acted or not self.hand[p]:
@@ -749,8 +756,8 @@ class YuxiState(State):
             (card[i], owner[i], power[i], base[i], armour[i], coins[i], cd[i]) if card[i] else None
             for i in range(len(card))
         )
-        cards = self.cards
-        opp_voids = tuple(c for c in self.hand[opp] if cards[c].is_void)  # type: ignore[union-attr]
+        is_void = self.game.is_void
+        opp_voids = tuple(c for c in self.hand[opp] if is_void[c])
         own_offer = tuple(self.offer) if self.phase == PH_SWAP and self.to_move == player else ()
         return YuxiObservation(
             config=self.game.config,
@@ -991,7 +998,7 @@ def _rebuild(game: YuxiGame, obs: YuxiObservation, rng: np.random.Generator) -> 
     s.purse = list(obs.purses)
     s.score = list(obs.scores)
     s.out = list(obs.out)
-    s.phase = PHASE_NAMES.index(obs.phase)
+    s.phase = Phase(PHASE_NAMES.index(obs.phase))
     s.to_move = obs.turn_player
     s.played, s.acted = obs.played, obs.acted
     s.turn = obs.turn

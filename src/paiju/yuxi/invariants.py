@@ -67,7 +67,7 @@ def check_invariants(st: YuxiState) -> None:
                     f"{(st.owner[i], st.power[i], st.armour[i], st.coins[i], st.cd[i])}",
                 )
         else:
-            if not 0 < cid < ids or cards[cid] is None or not cards[cid].is_character:
+            if not 0 < cid < ids or (card := cards[cid]) is None or not card.is_character:
                 fail("board", f"{where} holds card id {cid}, not a character")
             c = cards[cid]
             assert c is not None
@@ -143,7 +143,7 @@ def check_invariants(st: YuxiState) -> None:
             1
             for p in (0, 1)
             for cid in st.hand[p]
-            if cards[cid].is_coin  # type: ignore[union-attr]
+            if (c := cards[cid]) is not None and c.is_coin
         )
     )
     if coins_held != st.coin_total:

@@ -106,4 +106,4 @@ def board_table(st: YuxiState, *, reveal_hands: bool = True) -> Group:
 
 
 def _keys(st: YuxiState, ids: list[int]) -> str:
-    return ", ".join(st.cards[c].key for c in ids) or "-"  # type: ignore[union-attr]
+    return ", ".join(st.game.table.card(c).key for c in ids) or "-"

@@ -8,36 +8,35 @@ generates, so the written rules can never drift from the data (``paiju yuxi card
 
 from __future__ import annotations
 
-from paiju.yuxi.cards import COPY_LIMIT, CardTable
+from paiju.yuxi.cards import COPY_LIMIT, Card, CardTable
 
 BEGIN = "<!-- cards:begin -->"
 END = "<!-- cards:end -->"
 
 
-def _stats(c: object) -> str:
-    card = c  # a Card
+def _stats(card: Card) -> str:
     parts = []
-    if card.kind == "character":  # type: ignore[attr-defined]
-        pts = card.points  # type: ignore[attr-defined]
+    if card.kind == "character":
+        pts = card.points
         parts.append(f"{pts} pt{'s' if pts != 1 else ''}")
-        if card.armour:  # type: ignore[attr-defined]
-            parts.append(f"armour {card.armour}")  # type: ignore[attr-defined]
-        if card.coins:  # type: ignore[attr-defined]
-            parts.append(f"{card.coins} coins")  # type: ignore[attr-defined]
-        if card.cooldown:  # type: ignore[attr-defined]
-            parts.append(f"cooldown {card.cooldown}")  # type: ignore[attr-defined]
+        if card.armour:
+            parts.append(f"armour {card.armour}")
+        if card.coins:
+            parts.append(f"{card.coins} coins")
+        if card.cooldown:
+            parts.append(f"cooldown {card.cooldown}")
     else:
-        parts.append(f"spell, target {card.target}")  # type: ignore[attr-defined]
-    if card.cost:  # type: ignore[attr-defined]
-        parts.append(f"cost {card.cost}")  # type: ignore[attr-defined]
+        parts.append(f"spell, target {card.target}")
+    if card.cost:
+        parts.append(f"cost {card.cost}")
     return ", ".join(parts)
 
 
 def card_reference_markdown(table: CardTable) -> str:
     """Every card (by faction, then the void cards) and every deck, as Markdown."""
     lines = []
-    factions: dict[str, list] = {}
-    voids = []
+    factions: dict[str, list[Card]] = {}
+    voids: list[Card] = []
     for c in table.cards[1:]:
         assert c is not None
         (voids if c.is_void else factions.setdefault(c.faction, [])).append(c)

@@ -15,7 +15,7 @@ from typing import Any
 from paiju.core.errors import ConfigError
 from paiju.yuxi.effects import WEATHER_BY_NAME
 from paiju.yuxi.game import YuxiGame, YuxiState
-from paiju.yuxi.phases import PH_SWAP, PHASE_NAMES
+from paiju.yuxi.phases import PH_SWAP, PHASE_NAMES, Phase
 
 UnitSpec = tuple[str, int] | tuple[str, int, Mapping[str, int]]
 
@@ -43,14 +43,14 @@ def scenario(
     """
     table = game.table
     s = YuxiState(game)
-    s.phase = PHASE_NAMES.index(phase)
+    s.phase = Phase(PHASE_NAMES.index(phase))
     s.to_move, s.played, s.acted, s.out, s.turn = to_move, played, acted, list(out), turn
     s.purse = list(purses)
     s.hand = [sorted(table.card(k).id for k in hands[0]), sorted(table.card(k).id for k in hands[1])]
     for name, spec in (units or {}).items():
         cell = game.shape.parse_cell(name)
         key, owner = spec[0], spec[1]
-        extra: Mapping[str, Any] = spec[2] if len(spec) > 2 else {}  # type: ignore[misc]
+        extra: Mapping[str, Any] = spec[2] if len(spec) > 2 else {}
         unknown = set(extra) - {"power", "armour", "coins", "cd"}
         if unknown:
             raise ConfigError(f"scenario unit {name}: unknown fields {sorted(unknown)}")
@@ -100,7 +100,7 @@ def scenario(
             1
             for p in (0, 1)
             for cid in s.hand[p]
-            if game.cards[cid].is_coin  # type: ignore[union-attr]
+            if (c := game.cards[cid]) is not None and c.is_coin
         )
     )
     return s

@@ -52,7 +52,7 @@ from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike
 from paiju.doudizhu import split_exact as _ex
 from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
-from paiju.doudizhu.game import BIDS, Bid, DouDizhuObservation
+from paiju.doudizhu.game import BIDS, Bid, DouDizhuObservation, are_moves
 from paiju.doudizhu.movegen import generate, is_legal
 from paiju.doudizhu.moves import BOMB_TYPES, PASS, UNIT, Move, MoveType, counts_of, intern, key_of
 from paiju.doudizhu.split import GroupType, exact
@@ -375,8 +375,10 @@ class RuleAgent:
             return bid_for(observation.hand, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if not are_moves(legal_actions):
+            raise ValueError(f"rule agent: in play the legal actions are moves, not {legal_actions[0]!r}")
         sit = Situation.from_observation(observation, observation.config.wing_rule == "rlcard")
-        return rule_move(sit, legal_actions)  # type: ignore[arg-type]
+        return rule_move(sit, legal_actions)
 
 
 __all__ = [

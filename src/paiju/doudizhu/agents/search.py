@@ -56,7 +56,14 @@ from paiju.doudizhu.agents.rule import (
     rule_move,
     split_leads,
 )
-from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuObservation, DouDizhuState
+from paiju.doudizhu.game import (
+    Bid,
+    DouDizhuConfig,
+    DouDizhuGame,
+    DouDizhuObservation,
+    DouDizhuState,
+    are_moves,
+)
 from paiju.doudizhu.moves import BOMB_TYPES, PASS, Move, MoveType
 
 _PASS = MoveType.PASS  # hot-path alias (docs/design.md, "One source per fact")
@@ -97,7 +104,7 @@ def rollout(state: DouDizhuState, strict: bool) -> list[float]:
     """
     while state.in_card_play:
         p = state.current_player()
-        legal: list[Move] = state.legal_actions()  # type: ignore[assignment]
+        legal = state.legal_moves()
         if len(legal) == 1:
             move = legal[0]
         else:
@@ -173,7 +180,9 @@ class SearchAgent:
             return bid_for(observation.hand, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        legal: Sequence[Move] = legal_actions  # type: ignore[assignment]
+        if not are_moves(legal_actions):
+            raise ValueError(f"search agent: in play the legal actions are moves, not {legal_actions[0]!r}")
+        legal = legal_actions
         obs: DouDizhuObservation = observation
         self._game(obs.config)  # checks a wings=/scoring= alias against the game at once
         sit = Situation.from_observation(obs, obs.config.wing_rule == "rlcard")

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 
 from paiju.web import analysis
 from paiju.web.errors import blame
-from paiju.web.limits import WebLimits, analysis_bodies, body_type
+from paiju.web.limits import DihSelectFields, DihValueFields, WebLimits, analysis_bodies, body_type
 from paiju.web.state import Web
 
 
@@ -32,7 +32,7 @@ def build_router(limits: WebLimits) -> APIRouter:
 
     @router.post("/api/dih/value")
     @body_type(DihValueBody)
-    async def dih_value(web: Web, request: Request, body: DihValueBody) -> dict[str, Any]:
+    async def dih_value(web: Web, request: Request, body: DihValueFields) -> dict[str, Any]:
         check_top_field(body.players, body.top)
         with blame("dists"):
             return await web.analyses.run(
@@ -52,7 +52,7 @@ def build_router(limits: WebLimits) -> APIRouter:
 
     @router.post("/api/dih/select")
     @body_type(DihSelectBody)
-    async def dih_select(web: Web, request: Request, body: DihSelectBody) -> dict[str, Any]:
+    async def dih_select(web: Web, request: Request, body: DihSelectFields) -> dict[str, Any]:
         check_top_field(body.players, body.top)
 
         def work() -> dict[str, Any]:

@@ -55,8 +55,8 @@ def _hand_values(game: YuxiGame) -> list[float]:
         values = (
             [0.0]
             + [
-                0.5 if c.is_void else 0.8 * static_value(c)  # type: ignore[union-attr]
-                for c in game.table.cards[1:]
+                0.5 if c.is_void else 0.8 * static_value(c)
+                for c in map(game.table.card, range(1, game.table.num_ids + 1))
             ]
         )
         _VALUES[key] = values

@@ -81,12 +81,11 @@ class YuxiMCTSAgent:
             raise ConfigError(f"yuxi mcts: eval={eval!r} is unknown; use one of {', '.join(EVALS)}")
         self._rng = as_generator(seed)
         self._eval = eval
-        self._params = {
-            "simulations": simulations or None,
-            "seconds": seconds or None,
-            "c": c,
-            "reuse_tree": reuse,
-        }
+        # the search budget and constants of every per-config MCTSAgent this agent builds
+        self._simulations = simulations or None
+        self._seconds = seconds or None
+        self._c = c
+        self._reuse = reuse
         self._agents: dict[YuxiConfig, Any] = {}
         budget = f"simulations={simulations}" if simulations else f"seconds={seconds:g}"
         self.name = name or f"mcts({budget}{',eval=heuristic' if eval == 'heuristic' else ''})"
@@ -105,7 +104,10 @@ class YuxiMCTSAgent:
                 game_for(observation.config),
                 seed=int(self._rng.integers(2**63)),
                 evaluator=evaluator,
-                **self._params,
+                simulations=self._simulations,
+                seconds=self._seconds,
+                c=self._c,
+                reuse_tree=self._reuse,
             )
             self._agents[observation.config] = agent
         return agent.act(observation, legal_actions)
