@@ -186,7 +186,9 @@ def test_reports_page_with_and_without_files(page: Any, live_server: Any) -> Non
     assert page.locator("#ladder table").count() == 1
     img = page.locator("#balance img")
     img.wait_for()
-    assert page.evaluate("(i) => i.complete && i.naturalWidth > 0", img.element_handle())
+    img.scroll_into_view_if_needed()  # the page's images load lazily, when they come into view
+    loaded = "(i) => i.complete && i.naturalWidth > 0"
+    page.wait_for_function(loaded, arg=img.element_handle(), timeout=15_000)
     screenshot(page, "reports")
 
 

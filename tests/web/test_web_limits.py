@@ -184,7 +184,8 @@ def test_an_ai_over_its_time_limit_stops_and_frees_its_worker(app_factory: Any, 
         # the spinning search was stopped, not abandoned: its only worker is idle again
         idle = {"workers": 1, "busy": 0, "queued": 0}
         assert _eventually(lambda: c.get("/api/health").json()["ai"] == idle)
-        body = {"seat": 1, "agents": ["search:budget=30", "greedy"], "seed": 4}
+        # two rollouts: a few ms, far inside the 0.3 s limit even on a loaded machine
+        body = {"seat": 1, "agents": ["search:budget=2,width=2", "greedy"], "seed": 4}
         r = c.post("/api/games/doudizhu", json=body)
         assert r.status_code == 201 and r.json()["transcript"][0]["note"] == ""  # the real agent moved
 
