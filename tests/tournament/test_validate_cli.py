@@ -203,3 +203,11 @@ def test_pool_command(tmp_path: Path) -> None:
     res = runner.invoke(app, ["dih", "pool", "--out", str(out), "--count", "5", "--seed", "4"])
     assert res.exit_code == 0, res.output
     assert read_pool_file(out) == random_pool(5, 4)
+
+
+def test_a_config_section_that_is_not_a_table_is_refused(tmp_path: Path) -> None:
+    _tiny(tmp_path)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("tournament = 3\n" + TINY_CONFIG.split("[tournament]")[0])
+    with pytest.raises(ConfigError, match=r"\[tournament\] must be a table of keys, not 3"):
+        ValidationConfig.from_toml(bad)

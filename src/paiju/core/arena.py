@@ -656,14 +656,26 @@ def summarize(
 ) -> ArenaReport:
     """Build the report from game rows (fresh or read back from records)."""
     labels = agent_labels(setup.specs)
-    k = len(setup.lineups)
+    per_deal: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        per_deal[row["deal_index"]].append(row)
+    duplicate: dict[str, Estimate] = {}
+    paired: Estimate | None = None
+    if len(setup.lineups) > 1:
+        duplicate, paired = _duplicate_estimates(per_deal, len(setup.lineups), labels)
+    return ArenaReport(
+        setup.entry.name, setup.fmt, labels, list(setup.specs), seed, setup.run_id, len(rows), len(per_deal),
+        _role_stats(rows, labels), duplicate, paired, _decision_times(rows, labels), out_dir,
+    )
+
+
+def _role_stats(rows: Sequence[dict[str, Any]], labels: list[str]) -> list[RoleStats]:
+    """Each agent's results over whole games (``all``) and in each role it played, roles in
+    the order they first appear."""
     points: dict[tuple[int, str], list[float]] = defaultdict(list)
     role_order: list[str] = []
-    per_deal: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    times: dict[int, list[float]] = defaultdict(list)
     for row in rows:
         seat_agents, roles, returns = row["seat_agents"], row["roles"], row["returns"]
-        per_deal[row["deal_index"]].append(row)
         for agent in sorted(set(seat_agents)):
             seats = [s for s, a in enumerate(seat_agents) if a == agent]
             points[(agent, "all")].append(math.fsum(returns[s] for s in seats))
@@ -671,9 +683,6 @@ def summarize(
                 if role not in role_order:
                     role_order.append(role)
                 points[(agent, role)].append(math.fsum(returns[s] for s in seats if roles[s] == role))
-        for player, ms in zip(row["move_players"], row["move_ms"], strict=True):
-            if player >= 0:
-                times[seat_agents[player]].append(ms)
     stats = []
     for agent in range(len(labels)):
         for role in ["all", *role_order]:
@@ -686,32 +695,43 @@ def summarize(
                 labels[agent], role, len(values), wins, draws, len(values) - wins - draws,
                 proportion_ci(wins + 0.5 * draws, len(values)), mean_ci(values),
             ))
-    duplicate: dict[str, Estimate] = {}
-    paired: Estimate | None = None
-    if k > 1:
-        totals: dict[int, list[float]] = defaultdict(list)
-        diffs: list[float] = []
-        for group in per_deal.values():
-            if sorted(r["lineup"] for r in group) != list(range(k)):
-                continue  # an incomplete deal (a run cut short) is not a paired comparison
-            deal_totals = [0.0] * len(labels)
-            for r in group:
-                for s, a in enumerate(r["seat_agents"]):
-                    deal_totals[a] += r["returns"][s]
-            for agent, total in enumerate(deal_totals):
-                totals[agent].append(total)
-            if len(labels) == 2:
-                diffs.append((deal_totals[0] - deal_totals[1]) / 2)
-        duplicate = {labels[a]: mean_ci(v) for a, v in sorted(totals.items())}
-        paired = mean_ci(diffs) if len(labels) == 2 else None
-    timing = [
+    return stats
+
+
+def _duplicate_estimates(
+    per_deal: dict[int, list[dict[str, Any]]], k: int, labels: list[str]
+) -> tuple[dict[str, Estimate], Estimate | None]:
+    """Duplicate format: each agent's total over all ``k`` lineups of a deal, and for two
+    agents the paired half-difference A - B per deal (``None`` for more agents)."""
+    totals: dict[int, list[float]] = defaultdict(list)
+    diffs: list[float] = []
+    for group in per_deal.values():
+        if sorted(r["lineup"] for r in group) != list(range(k)):
+            continue  # an incomplete deal (a run cut short) is not a paired comparison
+        deal_totals = [0.0] * len(labels)
+        for r in group:
+            for s, a in enumerate(r["seat_agents"]):
+                deal_totals[a] += r["returns"][s]
+        for agent, total in enumerate(deal_totals):
+            totals[agent].append(total)
+        if len(labels) == 2:
+            diffs.append((deal_totals[0] - deal_totals[1]) / 2)
+    duplicate = {labels[a]: mean_ci(v) for a, v in sorted(totals.items())}
+    return duplicate, mean_ci(diffs) if len(labels) == 2 else None
+
+
+def _decision_times(rows: Sequence[dict[str, Any]], labels: list[str]) -> list[DecisionTimes]:
+    """Median and 95th percentile of each agent's move times (chance moves have no player)."""
+    times: dict[int, list[float]] = defaultdict(list)
+    for row in rows:
+        seat_agents = row["seat_agents"]
+        for player, ms in zip(row["move_players"], row["move_ms"], strict=True):
+            if player >= 0:
+                times[seat_agents[player]].append(ms)
+    return [
         DecisionTimes(labels[a], len(v), float(np.median(v)), float(np.percentile(v, 95)))
         for a, v in sorted(times.items())
     ]
-    return ArenaReport(
-        setup.entry.name, setup.fmt, labels, list(setup.specs), seed, setup.run_id, len(rows), len(per_deal),
-        stats, duplicate, paired, timing, out_dir,
-    )
 
 
 _REPORT_COLUMNS = (

@@ -424,12 +424,39 @@ _JSONL_LISTS: dict[str, tuple[type, ...]] = {
 
 def _jsonl_row(path: Path, lineno: int, text: str, run_id: str) -> dict[str, Any]:
     where = f"{path}:{lineno}"
+    obj = _jsonl_object(where, text)
+    _check_jsonl_field_types(where, obj)
+    _check_jsonl_seats(where, obj)
+    returns = obj["returns"]
+    extra = obj.get("extra")
+    if extra is not None and not isinstance(extra, dict):
+        raise CorruptRecordError(f"{where}: field 'extra' must be a JSON object")
+    index = obj.get("game_index", lineno - 1)
+    return {
+        **{k: obj.get(k) for k in (*_JSONL_TYPES, *_JSONL_LISTS)},
+        "run_id": run_id,
+        "game_index": index,
+        "deal_index": obj.get("deal_index", index),
+        "lineup": 0,
+        "returns": [float(r) for r in returns],
+        "score": None if obj.get("score") is None else float(obj["score"]),
+        "extra": None if extra is None else json.dumps(extra, sort_keys=True),
+    }
+
+
+def _jsonl_object(where: str, text: str) -> dict[str, Any]:
+    """One line parsed: a JSON object (``where`` is ``file:line`` for the error)."""
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as err:
         raise CorruptRecordError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
     if not isinstance(obj, dict):
         raise CorruptRecordError(f"{where}: a record must be a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def _check_jsonl_field_types(where: str, obj: dict[str, Any]) -> None:
+    """Only known fields, the required ones present, each of its type (bools are not numbers)."""
     allowed = set(_JSONL_TYPES) | set(_JSONL_LISTS) | {"extra"}
     unknown = sorted(set(obj) - allowed)
     if unknown:
@@ -447,6 +474,10 @@ def _jsonl_row(path: Path, lineno: int, text: str, run_id: str) -> dict[str, Any
             continue
         if not isinstance(value, list) or any(not isinstance(v, kinds) or isinstance(v, bool) for v in value):
             raise CorruptRecordError(f"{where}: field {key!r} must be a list of {kinds[0].__name__}")
+
+
+def _check_jsonl_seats(where: str, obj: dict[str, Any]) -> None:
+    """The per-seat fields agree with the seat count ``len(returns)``, and each move has a player."""
     returns = obj["returns"]
     if not returns or any(isinstance(r, float) and not math.isfinite(r) for r in returns):
         raise CorruptRecordError(f"{where}: 'returns' must be a non-empty list of finite numbers")
@@ -457,20 +488,6 @@ def _jsonl_row(path: Path, lineno: int, text: str, run_id: str) -> dict[str, Any
             raise CorruptRecordError(f"{where}: {key!r} has {len(obj[key])} entries for {len(returns)} seats")
     if obj.get("move_players") is not None and len(obj["move_players"]) != len(obj.get("moves") or []):
         raise CorruptRecordError(f"{where}: 'move_players' and 'moves' differ in length")
-    extra = obj.get("extra")
-    if extra is not None and not isinstance(extra, dict):
-        raise CorruptRecordError(f"{where}: field 'extra' must be a JSON object")
-    index = obj.get("game_index", lineno - 1)
-    return {
-        **{k: obj.get(k) for k in (*_JSONL_TYPES, *_JSONL_LISTS)},
-        "run_id": run_id,
-        "game_index": index,
-        "deal_index": obj.get("deal_index", index),
-        "lineup": 0,
-        "returns": [float(r) for r in returns],
-        "score": None if obj.get("score") is None else float(obj["score"]),
-        "extra": None if extra is None else json.dumps(extra, sort_keys=True),
-    }
 
 
 def import_jsonl(

@@ -342,76 +342,101 @@ class ValidationConfig:
         cls, data: dict[str, Any], base: Path = Path("."), source: Path | None = None
     ) -> ValidationConfig:
         where = f"validation config {source}" if source else "validation config"
-        known = {"name", "pool", "population", "tournament", "distributions", "seed", "workers"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
-        if "pool" not in data or "population" not in data:
-            raise ConfigError(f"{where}: needs 'pool' (a pool file) and a [population] table")
+        _check_top_keys(data, where)
         pool = Path(str(data["pool"]))
         pool = pool if pool.is_absolute() else base / pool
         pop = data["population"]
         population = Population.parse(pop) if isinstance(pop, str) else Population.from_mapping(dict(pop))
-        tour = dict(data.get("tournament", {}))
-        t_known = {"players", "rounds", "unique_awards", "tournaments", "ability_deals", "methods"}
-        if set(tour) - t_known:
-            raise ConfigError(f"{where}: [tournament] unknown key(s) {sorted(set(tour) - t_known)}")
-        dists = dict(data.get("distributions", {}))
-        d_known = {"plays", "min_plays", "holdout"}
-        if set(dists) - d_known:
-            raise ConfigError(f"{where}: [distributions] unknown key(s) {sorted(set(dists) - d_known)}")
+        tour = _config_table(data, "tournament", _TOURNAMENT_KEYS, where)
+        dists = _config_table(data, "distributions", _DISTRIBUTIONS_KEYS, where)
         holdout = dists.get("holdout", False)
         if not isinstance(holdout, bool):
             raise ConfigError(f"{where}: distributions.holdout must be true or false, got {holdout!r}")
-
-        def ints(key: str, default: Sequence[int]) -> tuple[int, ...]:
-            v = tour.get(key, list(default))
-            v = [v] if isinstance(v, int) else v
-            if not isinstance(v, list) or not v or not all(isinstance(x, int) and x >= 1 for x in v):
-                raise ConfigError(f"{where}: tournament.{key} must be a positive integer or a list of them")
-            most = CONFIG_MAXIMA[f"tournament.{key}"]
-            for x in v:
-                if x > most:
-                    raise ConfigError(f"{where}: tournament.{key} = {x} is above the maximum {most}")
-            return tuple(v)
-
-        def nonneg(value: Any, key: str) -> int:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError(f"{where}: {key} must be a non-negative integer, got {value!r}")
-            if value > CONFIG_MAXIMA.get(key, value):
-                raise ConfigError(f"{where}: {key} = {value} is above the maximum {CONFIG_MAXIMA[key]}")
-            return value
-
         methods = tuple(tour.get("methods", list(METHODS)))
         if not methods or any(m not in METHODS for m in methods):
             raise ConfigError(f"{where}: tournament.methods must be a non-empty list from {list(METHODS)}")
         cfg = cls(
             pool=pool,
             population=population,
-            players=ints("players", (10, 20, 30)),
-            rounds=ints("rounds", (2, 3, 4, 5)),
-            unique_awards=ints("unique_awards", (1,)),
-            tournaments=ints("tournaments", (1000,))[0],
-            ability_deals=nonneg(tour.get("ability_deals", 0), "tournament.ability_deals"),
+            players=_tournament_counts(tour, "players", (10, 20, 30), where),
+            rounds=_tournament_counts(tour, "rounds", (2, 3, 4, 5), where),
+            unique_awards=_tournament_counts(tour, "unique_awards", (1,), where),
+            tournaments=_tournament_counts(tour, "tournaments", (1000,), where)[0],
+            ability_deals=_bounded_count(tour.get("ability_deals", 0), "tournament.ability_deals", where),
             methods=methods,
-            dist_plays=nonneg(dists.get("plays", 0), "distributions.plays"),
-            min_plays=nonneg(dists.get("min_plays", 50), "distributions.min_plays"),
+            dist_plays=_bounded_count(dists.get("plays", 0), "distributions.plays", where),
+            min_plays=_bounded_count(dists.get("min_plays", 50), "distributions.min_plays", where),
             holdout=holdout,
-            seed=nonneg(data.get("seed", 0), "seed"),
-            workers=max(1, nonneg(data.get("workers", 2), "workers")),
+            seed=_bounded_count(data.get("seed", 0), "seed", where),
+            workers=max(1, _bounded_count(data.get("workers", 2), "workers", where)),
             name=str(data.get("name", "validation")),
             source=source,
         )
-        n_players = len(split_population(population, holdout)[1])
-        for n in cfg.players:
-            if n > n_players:
-                raise ConfigError(
-                    f"{where}: {n} players but the population has {n_players} playing combinations"
-                )
-            for r in cfg.unique_awards:
-                if r >= n:
-                    raise ConfigError(f"{where}: r = {r} unique awards needs more than {r} players (n = {n})")
+        _check_players_fit(cfg, where)
         return cfg
+
+
+def _check_top_keys(data: dict[str, Any], where: str) -> None:
+    known = {"name", "pool", "population", "tournament", "distributions", "seed", "workers"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    if "pool" not in data or "population" not in data:
+        raise ConfigError(f"{where}: needs 'pool' (a pool file) and a [population] table")
+
+
+_TOURNAMENT_KEYS = frozenset(
+    {"players", "rounds", "unique_awards", "tournaments", "ability_deals", "methods"}
+)
+_DISTRIBUTIONS_KEYS = frozenset({"plays", "min_plays", "holdout"})
+
+
+def _config_table(data: dict[str, Any], table: str, known: frozenset[str], where: str) -> dict[str, Any]:
+    """The ``[table]`` of the config (empty if absent), with no key outside ``known``."""
+    raw = data.get(table, {})
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: [{table}] must be a table of keys, not {raw!r}")
+    values = dict(raw)
+    if set(values) - known:
+        raise ConfigError(f"{where}: [{table}] unknown key(s) {sorted(set(values) - known)}")
+    return values
+
+
+def _tournament_counts(tour: dict[str, Any], key: str, default: Sequence[int], where: str) -> tuple[int, ...]:
+    """``tournament.KEY``: one positive count or a list of them (a grid of settings), each at most
+    its :data:`CONFIG_MAXIMA` entry."""
+    v = tour.get(key, list(default))
+    v = [v] if isinstance(v, int) else v
+    if not isinstance(v, list) or not v or not all(isinstance(x, int) and x >= 1 for x in v):
+        raise ConfigError(f"{where}: tournament.{key} must be a positive integer or a list of them")
+    most = CONFIG_MAXIMA[f"tournament.{key}"]
+    for x in v:
+        if x > most:
+            raise ConfigError(f"{where}: tournament.{key} = {x} is above the maximum {most}")
+    return tuple(v)
+
+
+def _bounded_count(value: Any, key: str, where: str) -> int:
+    """A non-negative integer, at most its :data:`CONFIG_MAXIMA` entry where it has one."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{where}: {key} must be a non-negative integer, got {value!r}")
+    if value > CONFIG_MAXIMA.get(key, value):
+        raise ConfigError(f"{where}: {key} = {value} is above the maximum {CONFIG_MAXIMA[key]}")
+    return value
+
+
+def _check_players_fit(cfg: ValidationConfig, where: str) -> None:
+    """Every tournament size fits the playing combinations, and each has more players than
+    unique awards."""
+    n_players = len(split_population(cfg.population, cfg.holdout)[1])
+    for n in cfg.players:
+        if n > n_players:
+            raise ConfigError(
+                f"{where}: {n} players but the population has {n_players} playing combinations"
+            )
+        for r in cfg.unique_awards:
+            if r >= n:
+                raise ConfigError(f"{where}: r = {r} unique awards needs more than {r} players (n = {n})")
 
 
 @dataclass(frozen=True)

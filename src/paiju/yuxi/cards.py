@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError
-from paiju.yuxi.effects import EFFECTS, TRIGGERS, EffectFn
+from paiju.yuxi.effects import EFFECTS, TRIGGERS, EffectFn, EffectSpec, Param
 
 FACTIONS = ("tide", "guild", "storm", "iron")
 KINDS = ("character", "spell")
@@ -399,62 +399,14 @@ def _check_effects(cards: list[Card], src: str) -> None:
         for j, ref in enumerate(c.effects):
             ew = f"{where} effect #{j + 1} ({ref.effect})"
             spec = EFFECTS[ref.effect]
-            if c.kind == "spell" and ref.trigger != "cast":
-                raise _field_error(
-                    src, ew, "trigger", f"a spell's effects trigger on 'cast', got {ref.trigger!r}"
-                )
-            if c.kind == "character" and ref.trigger == "cast":
-                raise _field_error(src, ew, "trigger", "a character cannot have a 'cast' effect")
-            if ref.trigger not in spec.triggers:
-                raise _field_error(
-                    src,
-                    ew,
-                    "trigger",
-                    f"{ref.effect} may trigger on {', '.join(sorted(spec.triggers))}, not {ref.trigger!r}",
-                )
-            if spec.triggers <= {"cast"} and c.target in ("none",):
-                raise _field_error(
-                    src, ew, "effect", f"{ref.effect} needs a target; the card's target is 'none'"
-                )
+            _check_trigger(c, ref, spec, src, ew)
             has_timed |= ref.trigger == "turn_start"
-            missing = sorted(set(spec.params) - set(ref.params))
-            if missing:
-                raise _field_error(
-                    src, ew, "params", f"is missing {missing[0]!r} (needs {', '.join(spec.params)})"
-                )
-            extra = sorted(set(ref.params) - set(spec.params))
-            if extra:
-                raise _field_error(
-                    src,
-                    ew,
-                    "params",
-                    f"has unknown parameter {extra[0]!r} (allowed: {', '.join(spec.params) or 'none'})",
-                )
+            _check_param_names(ref, spec, src, ew)
             for pname, p in spec.params.items():
-                v = ref.params[pname]
-                pw = f"params.{pname}"
-                if p.kind == "int":
-                    if isinstance(v, bool) or not isinstance(v, int) or not p.low <= v <= p.high:
-                        raise _field_error(src, ew, pw, f"must be an integer in {p.low}..{p.high}, got {v!r}")
-                elif p.kind == "choice":
-                    if v not in p.choices:
-                        raise _field_error(src, ew, pw, f"must be one of {', '.join(p.choices)}, got {v!r}")
-                elif p.kind in ("title", "title_or_any"):
-                    if not isinstance(v, str) or (v == "" and p.kind == "title") or (v and v not in titles):
-                        raise _field_error(
-                            src,
-                            ew,
-                            pw,
-                            f"must be a title some card has ({', '.join(sorted(titles))}), got {v!r}",
-                        )
-                elif p.kind in ("void_card", "coin_card"):
-                    ref_card = by_key.get(v) if isinstance(v, str) else None
-                    if ref_card is None or not ref_card.is_void:
-                        raise _field_error(src, ew, pw, f"must be the key of a void card, got {v!r}")
-                    if p.kind == "coin_card" and "coin" not in ref_card.titles:
-                        raise _field_error(
-                            src, ew, pw, f"must be a void card with the title 'coin', got {v!r}"
-                        )
+                check = _PARAM_CHECKS.get(p.kind)
+                problem = check(ref.params[pname], p, titles, by_key) if check else None
+                if problem is not None:
+                    raise _field_error(src, ew, f"params.{pname}", problem)
         if has_timed != (c.cooldown > 0):
             raise _field_error(
                 src,
@@ -468,6 +420,89 @@ def _check_effects(cards: list[Card], src: str) -> None:
             raise _field_error(
                 src, where, "effects", "a void card may not create void cards (games must end)"
             )
+
+
+def _check_trigger(c: Card, ref: EffectRef, spec: EffectSpec, src: str, ew: str) -> None:
+    """The trigger fits the card's kind (spells on 'cast' only) and the effect's own triggers."""
+    if c.kind == "spell" and ref.trigger != "cast":
+        raise _field_error(
+            src, ew, "trigger", f"a spell's effects trigger on 'cast', got {ref.trigger!r}"
+        )
+    if c.kind == "character" and ref.trigger == "cast":
+        raise _field_error(src, ew, "trigger", "a character cannot have a 'cast' effect")
+    if ref.trigger not in spec.triggers:
+        raise _field_error(
+            src,
+            ew,
+            "trigger",
+            f"{ref.effect} may trigger on {', '.join(sorted(spec.triggers))}, not {ref.trigger!r}",
+        )
+    if spec.triggers <= {"cast"} and c.target in ("none",):
+        raise _field_error(
+            src, ew, "effect", f"{ref.effect} needs a target; the card's target is 'none'"
+        )
+
+
+def _check_param_names(ref: EffectRef, spec: EffectSpec, src: str, ew: str) -> None:
+    """The effect line gives exactly the parameters of the effect's schema."""
+    missing = sorted(set(spec.params) - set(ref.params))
+    if missing:
+        raise _field_error(
+            src, ew, "params", f"is missing {missing[0]!r} (needs {', '.join(spec.params)})"
+        )
+    extra = sorted(set(ref.params) - set(spec.params))
+    if extra:
+        raise _field_error(
+            src,
+            ew,
+            "params",
+            f"has unknown parameter {extra[0]!r} (allowed: {', '.join(spec.params) or 'none'})",
+        )
+
+
+# One rule per parameter kind of the effect schema: each returns what is wrong with the
+# value (completing "field 'params.NAME' ..."), or None when the value fits.
+_ParamCheck = Callable[[Any, Param, set[str], dict[str, Card]], str | None]
+
+
+def _int_param_problem(v: Any, p: Param, titles: set[str], by_key: dict[str, Card]) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int) or not p.low <= v <= p.high:
+        return f"must be an integer in {p.low}..{p.high}, got {v!r}"
+    return None
+
+
+def _choice_param_problem(v: Any, p: Param, titles: set[str], by_key: dict[str, Card]) -> str | None:
+    if v not in p.choices:
+        return f"must be one of {', '.join(p.choices)}, got {v!r}"
+    return None
+
+
+def _title_param_problem(v: Any, p: Param, titles: set[str], by_key: dict[str, Card]) -> str | None:
+    # "title_or_any" also accepts "" (any card); "title" needs a title some card has
+    if not isinstance(v, str) or (v == "" and p.kind == "title") or (v and v not in titles):
+        return f"must be a title some card has ({', '.join(sorted(titles))}), got {v!r}"
+    return None
+
+
+def _void_card_param_problem(
+    v: Any, p: Param, titles: set[str], by_key: dict[str, Card]
+) -> str | None:
+    ref_card = by_key.get(v) if isinstance(v, str) else None
+    if ref_card is None or not ref_card.is_void:
+        return f"must be the key of a void card, got {v!r}"
+    if p.kind == "coin_card" and "coin" not in ref_card.titles:
+        return f"must be a void card with the title 'coin', got {v!r}"
+    return None
+
+
+_PARAM_CHECKS: dict[str, _ParamCheck] = {
+    "int": _int_param_problem,
+    "choice": _choice_param_problem,
+    "title": _title_param_problem,
+    "title_or_any": _title_param_problem,
+    "void_card": _void_card_param_problem,
+    "coin_card": _void_card_param_problem,
+}
 
 
 def parse_card_table(

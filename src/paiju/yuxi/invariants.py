@@ -26,7 +26,8 @@ Invariants (names as reported):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NoReturn
 
 from paiju.yuxi.phases import PH_DIE, PH_OVER, PH_PLAY, PH_SWAP
 
@@ -45,97 +46,136 @@ class InvariantViolation(AssertionError):
 
 def check_invariants(st: YuxiState) -> None:
     """Raise :class:`InvariantViolation` naming the first invariant that fails."""
+    # the families run in a fixed order, so the invariant reported is always the first failing one;
+    # the board walk comes first because the score and card families check against its tallies
+    tally = _check_board(st)
+    _check_purses_and_scores(st, tally)
+    for p in (0, 1):
+        _check_hand_and_cards(st, p, tally.on_board[p])
+    _check_coin_ledger(st)
+    _check_swap_offer(st)
+    _check_turn_and_die(st)
 
-    game = st.game
-    cards = st.cards
-    shape = st.shape
-    ids = game.table.num_ids + 1
 
-    def fail(name: str, detail: str) -> None:
-        raise InvariantViolation(name, detail)
+def _fail(invariant: str, detail: str) -> NoReturn:
+    raise InvariantViolation(invariant, detail)
 
-    derived_score = [0, 0]
-    on_board = [[0] * ids, [0] * ids]
-    for i in range(shape.cells):
+
+@dataclass
+class _BoardTally:
+    """What the board holds, counted cell by cell (independently of the engine's bookkeeping)."""
+
+    score: list[int]
+    """Points of each player's characters on the board."""
+    on_board: list[list[int]]
+    """Copies of each card id each player has on the board."""
+
+
+def _check_board(st: YuxiState) -> _BoardTally:
+    """``board``, ``alive``, ``non_negative`` (carried), ``cooldown`` and ``weather``, cell by cell."""
+    ids = st.game.table.num_ids + 1
+    tally = _BoardTally([0, 0], [[0] * ids, [0] * ids])
+    for i in range(st.shape.cells):
         cid = st.card[i]
-        where = f"cell {shape.cell_name(i)}"
+        where = f"cell {st.shape.cell_name(i)}"
         if not cid:
-            if st.owner[i] != -1 or st.power[i] or st.base[i] or st.armour[i] or st.coins[i] or st.cd[i]:
-                fail(
-                    "board",
-                    f"{where} is empty but holds owner/points/armour/coins/cooldown "
-                    f"{(st.owner[i], st.power[i], st.armour[i], st.coins[i], st.cd[i])}",
-                )
+            _check_empty_cell(st, i, where)
         else:
-            if not 0 < cid < ids or (card := cards[cid]) is None or not card.is_character:
-                fail("board", f"{where} holds card id {cid}, not a character")
-            c = cards[cid]
-            assert c is not None
-            if st.owner[i] not in (0, 1):
-                fail("board", f"{where} ({c.key}) has owner {st.owner[i]}")
-            if st.base[i] != c.points:
-                fail("board", f"{where} ({c.key}) has starting points {st.base[i]}, printed {c.points}")
-            if st.power[i] < 1:
-                fail("alive", f"{where} ({c.key}) is on the board with {st.power[i]} points")
-            if st.armour[i] < 0 or st.coins[i] < 0:
-                fail("non_negative", f"{where} ({c.key}) has armour {st.armour[i]}, coins {st.coins[i]}")
-            if c.cooldown:
-                if not 1 <= st.cd[i] <= c.cooldown:
-                    fail("cooldown", f"{where} ({c.key}) has cooldown {st.cd[i]} outside 1..{c.cooldown}")
-            elif st.cd[i]:
-                fail("cooldown", f"{where} ({c.key}) has no timed skill but cooldown {st.cd[i]}")
-            derived_score[st.owner[i]] += st.power[i]
-            on_board[st.owner[i]][cid] += 1
+            _check_character_cell(st, i, where, ids)
+            tally.score[st.owner[i]] += st.power[i]
+            tally.on_board[st.owner[i]][cid] += 1
         if not 0 <= st.weather[i] <= 4:
-            fail("weather", f"{where} has weather code {st.weather[i]}")
+            _fail("weather", f"{where} has weather code {st.weather[i]}")
+    return tally
+
+
+def _check_empty_cell(st: YuxiState, i: int, where: str) -> None:
+    if st.owner[i] != -1 or st.power[i] or st.base[i] or st.armour[i] or st.coins[i] or st.cd[i]:
+        _fail(
+            "board",
+            f"{where} is empty but holds owner/points/armour/coins/cooldown "
+            f"{(st.owner[i], st.power[i], st.armour[i], st.coins[i], st.cd[i])}",
+        )
+
+
+def _check_character_cell(st: YuxiState, i: int, where: str, ids: int) -> None:
+    cid = st.card[i]
+    c = st.cards[cid] if 0 < cid < ids else None
+    if c is None or not c.is_character:
+        _fail("board", f"{where} holds card id {cid}, not a character")
+    if st.owner[i] not in (0, 1):
+        _fail("board", f"{where} ({c.key}) has owner {st.owner[i]}")
+    if st.base[i] != c.points:
+        _fail("board", f"{where} ({c.key}) has starting points {st.base[i]}, printed {c.points}")
+    if st.power[i] < 1:
+        _fail("alive", f"{where} ({c.key}) is on the board with {st.power[i]} points")
+    if st.armour[i] < 0 or st.coins[i] < 0:
+        _fail("non_negative", f"{where} ({c.key}) has armour {st.armour[i]}, coins {st.coins[i]}")
+    if c.cooldown:
+        if not 1 <= st.cd[i] <= c.cooldown:
+            _fail("cooldown", f"{where} ({c.key}) has cooldown {st.cd[i]} outside 1..{c.cooldown}")
+    elif st.cd[i]:
+        _fail("cooldown", f"{where} ({c.key}) has no timed skill but cooldown {st.cd[i]}")
+
+
+def _check_purses_and_scores(st: YuxiState, tally: _BoardTally) -> None:
+    """``non_negative`` (purses) and ``score``."""
     for p in (0, 1):
         if st.purse[p] < 0:
-            fail("non_negative", f"player {p}'s purse holds {st.purse[p]} coins")
-        if st.score[p] != derived_score[p]:
-            fail(
+            _fail("non_negative", f"player {p}'s purse holds {st.purse[p]} coins")
+        if st.score[p] != tally.score[p]:
+            _fail(
                 "score",
-                f"player {p}'s score is {st.score[p]} but their characters hold {derived_score[p]} points",
+                f"player {p}'s score is {st.score[p]} but their characters hold {tally.score[p]} points",
             )
-    for p in (0, 1):
-        hand = st.hand[p]
-        if any(hand[k] > hand[k + 1] for k in range(len(hand) - 1)):
-            fail("hands", f"player {p}'s hand {hand} is not sorted")
-        in_hand = [0] * ids
-        for cid in hand:
-            in_hand[cid] += 1
-        deck, grave, init = st.deck[p], st.grave[p], game.initial_decks[p]
-        if sum(deck) != st.deck_n[p]:
-            fail("cards", f"player {p}'s deck size is {st.deck_n[p]} but it holds {sum(deck)} cards")
-        deck_cards_in_hand = 0
-        for cid in range(1, ids):
-            c = cards[cid]
-            assert c is not None
-            if deck[cid] < 0 or grave[cid] < 0:
-                fail("cards", f"player {p} has {deck[cid]} {c.key} in the deck, {grave[cid]} in the grave")
-            if c.is_void:
-                if deck[cid]:
-                    fail("voids", f"player {p}'s deck holds void card {c.key}")
-                total = in_hand[cid] + on_board[p][cid] + grave[cid]
-                if total != st.voids[p][cid]:
-                    fail(
-                        "voids",
-                        f"player {p}: {st.voids[p][cid]} {c.key} created, but hand {in_hand[cid]} + "
-                        f"board {on_board[p][cid]} + grave {grave[cid]} = {total}",
-                    )
-            else:
-                deck_cards_in_hand += in_hand[cid]
-                total = in_hand[cid] + deck[cid] + on_board[p][cid] + grave[cid]
-                if total != init[cid]:
-                    fail(
-                        "cards",
-                        f"player {p}: {c.key} hand {in_hand[cid]} + deck {deck[cid]} + board "
-                        f"{on_board[p][cid]} + grave {grave[cid]} = {total}, deck list has {init[cid]}",
-                    )
-        if deck_cards_in_hand > shape.hand_size:
-            fail(
-                "hands",
-                f"player {p} holds {deck_cards_in_hand} deck cards, more than the {shape.hand_size} dealt",
-            )
+
+
+def _check_hand_and_cards(st: YuxiState, p: int, on_board: list[int]) -> None:
+    """``hands``, ``cards`` and ``voids`` for player ``p``."""
+    hand = st.hand[p]
+    if any(hand[k] > hand[k + 1] for k in range(len(hand) - 1)):
+        _fail("hands", f"player {p}'s hand {hand} is not sorted")
+    ids = st.game.table.num_ids + 1
+    in_hand = [0] * ids
+    for cid in hand:
+        in_hand[cid] += 1
+    deck, grave, init = st.deck[p], st.grave[p], st.game.initial_decks[p]
+    if sum(deck) != st.deck_n[p]:
+        _fail("cards", f"player {p}'s deck size is {st.deck_n[p]} but it holds {sum(deck)} cards")
+    deck_cards_in_hand = 0
+    for cid in range(1, ids):
+        c = st.cards[cid]
+        assert c is not None
+        if deck[cid] < 0 or grave[cid] < 0:
+            _fail("cards", f"player {p} has {deck[cid]} {c.key} in the deck, {grave[cid]} in the grave")
+        if c.is_void:
+            if deck[cid]:
+                _fail("voids", f"player {p}'s deck holds void card {c.key}")
+            total = in_hand[cid] + on_board[cid] + grave[cid]
+            if total != st.voids[p][cid]:
+                _fail(
+                    "voids",
+                    f"player {p}: {st.voids[p][cid]} {c.key} created, but hand {in_hand[cid]} + "
+                    f"board {on_board[cid]} + grave {grave[cid]} = {total}",
+                )
+        else:
+            deck_cards_in_hand += in_hand[cid]
+            total = in_hand[cid] + deck[cid] + on_board[cid] + grave[cid]
+            if total != init[cid]:
+                _fail(
+                    "cards",
+                    f"player {p}: {c.key} hand {in_hand[cid]} + deck {deck[cid]} + board "
+                    f"{on_board[cid]} + grave {grave[cid]} = {total}, deck list has {init[cid]}",
+                )
+    if deck_cards_in_hand > st.shape.hand_size:
+        _fail(
+            "hands",
+            f"player {p} holds {deck_cards_in_hand} deck cards, more than the {st.shape.hand_size} dealt",
+        )
+
+
+def _check_coin_ledger(st: YuxiState) -> None:
+    cards = st.cards
     coins_held = (
         sum(st.purse)
         + sum(st.coins)
@@ -147,27 +187,37 @@ def check_invariants(st: YuxiState) -> None:
         )
     )
     if coins_held != st.coin_total:
-        fail(
+        _fail(
             "coin_ledger",
             f"minted - burned = {st.coin_total}, but purses {st.purse} + carried "
             f"{sum(st.coins)} + Coin cards = {coins_held}",
         )
-    ph = st.phase
-    if ph != PH_SWAP and st.offer:
-        fail("phase", f"an offer {st.offer} is pending outside the swap decision")
-    if ph == PH_SWAP:
-        if not st.offer or len(st.offer) != st.offer_size:
-            fail("phase", f"swap decision with offer {st.offer} of declared size {st.offer_size}")
-        need: dict[int, int] = {}
-        for cid in st.offer:
-            need[cid] = need.get(cid, 0) + 1
-        if any(st.deck[st.to_move][c] < n for c, n in need.items()):
-            fail("phase", f"offer {st.offer} is not drawn from player {st.to_move}'s deck")
+
+
+def _check_swap_offer(st: YuxiState) -> None:
+    """``phase``: an offer exists exactly during the swap decision and comes from the mover's deck."""
+    if st.phase != PH_SWAP:
+        if st.offer:
+            _fail("phase", f"an offer {st.offer} is pending outside the swap decision")
+        return
+    if not st.offer or len(st.offer) != st.offer_size:
+        _fail("phase", f"swap decision with offer {st.offer} of declared size {st.offer_size}")
+    need: dict[int, int] = {}
+    for cid in st.offer:
+        need[cid] = need.get(cid, 0) + 1
+    if any(st.deck[st.to_move][c] < n for c, n in need.items()):
+        _fail("phase", f"offer {st.offer} is not drawn from player {st.to_move}'s deck")
+
+
+def _check_turn_and_die(st: YuxiState) -> None:
+    """``phase``: the mover is still in the game, the game ends only when both are out, and the die
+    bonus is set only after the game, in 1..6."""
+    ph, die_on = st.phase, st.game.config.die_bonus
     if ph in (PH_PLAY, PH_SWAP) and st.out[st.to_move]:
-        fail("phase", f"player {st.to_move} is to move but has finished")
+        _fail("phase", f"player {st.to_move} is to move but has finished")
     if ph in (PH_DIE, PH_OVER) and not all(st.out):
-        fail("phase", f"the game is over but players finished = {st.out}")
-    if ph == PH_OVER and game.config.die_bonus and not 1 <= st.bonus <= 6:
-        fail("phase", f"die bonus {st.bonus} after the game (must be 1..6)")
-    if (ph != PH_OVER or not game.config.die_bonus) and st.bonus:
-        fail("phase", f"die bonus {st.bonus} set before the roll or with the die off")
+        _fail("phase", f"the game is over but players finished = {st.out}")
+    if ph == PH_OVER and die_on and not 1 <= st.bonus <= 6:
+        _fail("phase", f"die bonus {st.bonus} after the game (must be 1..6)")
+    if (ph != PH_OVER or not die_on) and st.bonus:
+        _fail("phase", f"die bonus {st.bonus} set before the roll or with the die off")
