@@ -457,61 +457,125 @@ def _follow(h: int, beat: Move, strict: bool) -> list[Move]:
         if (h & JOKERS) == JOKERS:
             out.append(ROCKET)
         return out
-    if t == _SOLO:
-        out = list(SOLOS[(h | (h >> 1) | (h >> 2)) & LOW & above])
-    elif t == _PAIR:
-        out = list(PAIRS[((h >> 1) | (h >> 2)) & LOW & above])
-    elif t == _TRIO:
-        out = list(TRIOS[((h >> 2) | ((h >> 1) & h)) & LOW & above])
-    elif t in (_TRIO_SOLO, _TRIO_PAIR):
-        m3 = ((h >> 2) | ((h >> 1) & h)) & LOW & above
-        out = []
-        if m3:
-            if t == _TRIO_SOLO:
-                m1 = (h | (h >> 1) | (h >> 2)) & LOW
-                for tr in RANKS_OF[m3]:
-                    out += TRIO_SOLO[tr][m1]
-            else:
-                m2 = ((h >> 1) | (h >> 2)) & LOW
-                for tr in RANKS_OF[m3]:
-                    out += TRIO_PAIR[tr][m2]
-    elif t == _SOLO_CHAIN:
-        out = list(CHAINS[(1, beat.length)][(h | (h >> 1) | (h >> 2)) & CHAINABLE & above])
-    elif t == _PAIR_CHAIN:
-        out = list(CHAINS[(2, beat.length)][((h >> 1) | (h >> 2)) & CHAINABLE & above])
-    elif t == _TRIO_CHAIN:
-        out = list(CHAINS[(3, beat.length)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above])
-    elif t in (_AIRPLANE_SOLO, _AIRPLANE_PAIR):
-        n = beat.length
-        out = []
-        bodies = CHAINS[(3, n)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above]
-        if bodies and _size(h) >= beat.size:
-            if t == _AIRPLANE_SOLO:
-                for body in bodies:
-                    out += airplanes_solo(h, body.rank, n, False, strict)
-            else:
-                m2 = ((h >> 1) | (h >> 2)) & LOW
-                for body in bodies:
-                    out += AIR_PAIR[(body.rank, n)][m2]
-    else:  # four with two solos / pairs
-        m4 = (h >> 2) & LOW & above
-        out = []
-        if m4:
-            m2 = ((h >> 1) | (h >> 2)) & LOW
-            if t == _FOUR_TWO_SOLO:
-                both = ((h | (h >> 1) | (h >> 2)) & LOW) | (m2 << 64)
-                fs = FOUR_SOLO[strict]
-                for f in RANKS_OF[m4]:
-                    out += fs[f][both]
-            else:
-                for f in RANKS_OF[m4]:
-                    out += FOUR_PAIR[f][m2]
+    # one lookup per follow, not a chain of type tests: the moves of the beaten type first,
+    # then every bomb and the rocket (each beats any non-bomb move)
+    out = _SAME_TYPE[t](h, beat, above, strict)
     m4 = (h >> 2) & LOW
     if m4:
         out += BOMBS[m4]
     if (h & JOKERS) == JOKERS:
         out.append(ROCKET)
     return out
+
+
+# The moves of hand h that beat ``beat`` within its own type, one function per type and one
+# signature for all, unused arguments included (a fresh list each: _follow appends to it).
+# ``above`` is the mask of the ranks above the beaten body; the rank masks are: any card
+# (h | h >> 1 | h >> 2), a pair (h >> 1 | h >> 2), a trio (h >> 2 | (h >> 1 & h)), four (h >> 2).
+
+
+def _solos_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    return list(SOLOS[(h | (h >> 1) | (h >> 2)) & LOW & above])
+
+
+def _pairs_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    return list(PAIRS[((h >> 1) | (h >> 2)) & LOW & above])
+
+
+def _trios_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    return list(TRIOS[((h >> 2) | ((h >> 1) & h)) & LOW & above])
+
+
+def _trio_solos_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    m3 = ((h >> 2) | ((h >> 1) & h)) & LOW & above
+    out: list[Move] = []
+    if m3:
+        m1 = (h | (h >> 1) | (h >> 2)) & LOW
+        for tr in RANKS_OF[m3]:
+            out += TRIO_SOLO[tr][m1]
+    return out
+
+
+def _trio_pairs_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    m3 = ((h >> 2) | ((h >> 1) & h)) & LOW & above
+    out: list[Move] = []
+    if m3:
+        m2 = ((h >> 1) | (h >> 2)) & LOW
+        for tr in RANKS_OF[m3]:
+            out += TRIO_PAIR[tr][m2]
+    return out
+
+
+def _solo_chains_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    return list(CHAINS[(1, beat.length)][(h | (h >> 1) | (h >> 2)) & CHAINABLE & above])
+
+
+def _pair_chains_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    return list(CHAINS[(2, beat.length)][((h >> 1) | (h >> 2)) & CHAINABLE & above])
+
+
+def _trio_chains_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    return list(CHAINS[(3, beat.length)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above])
+
+
+def _airplane_solos_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    n = beat.length
+    out: list[Move] = []
+    bodies = CHAINS[(3, n)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above]
+    if bodies and _size(h) >= beat.size:
+        for body in bodies:
+            out += airplanes_solo(h, body.rank, n, False, strict)
+    return out
+
+
+def _airplane_pairs_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    n = beat.length
+    out: list[Move] = []
+    bodies = CHAINS[(3, n)][((h >> 2) | ((h >> 1) & h)) & CHAINABLE & above]
+    if bodies and _size(h) >= beat.size:
+        m2 = ((h >> 1) | (h >> 2)) & LOW
+        for body in bodies:
+            out += AIR_PAIR[(body.rank, n)][m2]
+    return out
+
+
+def _four_solos_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    m4 = (h >> 2) & LOW & above
+    out: list[Move] = []
+    if m4:
+        m2 = ((h >> 1) | (h >> 2)) & LOW
+        both = ((h | (h >> 1) | (h >> 2)) & LOW) | (m2 << 64)
+        fs = FOUR_SOLO[strict]
+        for f in RANKS_OF[m4]:
+            out += fs[f][both]
+    return out
+
+
+def _four_pairs_above(h: int, beat: Move, above: int, strict: bool) -> list[Move]:
+    m4 = (h >> 2) & LOW & above
+    out: list[Move] = []
+    if m4:
+        m2 = ((h >> 1) | (h >> 2)) & LOW
+        for f in RANKS_OF[m4]:
+            out += FOUR_PAIR[f][m2]
+    return out
+
+
+_SAME_TYPE: Final[dict[MoveType, Callable[[int, Move, int, bool], list[Move]]]] = {
+    _SOLO: _solos_above,
+    _PAIR: _pairs_above,
+    _TRIO: _trios_above,
+    _TRIO_SOLO: _trio_solos_above,
+    _TRIO_PAIR: _trio_pairs_above,
+    _SOLO_CHAIN: _solo_chains_above,
+    _PAIR_CHAIN: _pair_chains_above,
+    _TRIO_CHAIN: _trio_chains_above,
+    _AIRPLANE_SOLO: _airplane_solos_above,
+    _AIRPLANE_PAIR: _airplane_pairs_above,
+    _FOUR_TWO_SOLO: _four_solos_above,
+    _FOUR_TWO_PAIR: _four_pairs_above,
+}
+"""The same-type follow of each move type but bomb and rocket (handled in _follow)."""
 
 
 def generate(hand_key: int, beat: Move | None = None, *, strict: bool = False) -> list[Move]:

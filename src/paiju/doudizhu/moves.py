@@ -434,8 +434,6 @@ def _readings(c: tuple[int, ...], key: int) -> list[Move]:
         return []
     present = [r for r in range(NUM_RANKS) if c[r]]
     distinct = len(present)
-    out: list[Move] = []
-    top = max(c)
     if n == 1:
         return [intern(key, _SOLO, present[0])]
     if n == 2 and c[SMALL_JOKER] and c[BIG_JOKER]:
@@ -443,6 +441,8 @@ def _readings(c: tuple[int, ...], key: int) -> list[Move]:
     if distinct == 1:
         r = present[0]
         return [intern(key, OF_A_KIND[n], r)] if n >= 2 else []
+    out: list[Move] = []
+    top = max(c)
     # chains of equal counts (solos >= 5, pairs >= 3, trios >= 2), 3..A only
     if (
         top <= 3
@@ -452,15 +452,26 @@ def _readings(c: tuple[int, ...], key: int) -> list[Move]:
         and distinct >= MIN_CHAIN[top]
     ):
         out.append(intern(key, CHAIN_OF_WIDTH[top], present[0]))
+    _kicker_readings(c, key, n, distinct, top, out)
+    _airplane_readings(c, key, n, out)
+    return out
+
+
+def _kicker_readings(c: tuple[int, ...], key: int, n: int, distinct: int, top: int, out: list[Move]) -> None:
+    """The trio-with-kicker and four-with-two readings of counts ``c`` (``n`` cards)."""
     if n == 4 and distinct == 2 and top == 3:
         out.append(intern(key, _TRIO_SOLO, c.index(3)))
     if n == 5 and distinct == 2 and top == 3 and 2 in c:
         out.append(intern(key, _TRIO_PAIR, c.index(3)))
     if n == 6 and top == 4:
         out.append(intern(key, _FOUR_TWO_SOLO, c.index(4)))
-    if n == 8 and top == 4 and distinct == 3 and sorted(c[r] for r in present) == [2, 2, 4]:
+    if n == 8 and top == 4 and distinct == 3 and sorted(x for x in c if x) == [2, 2, 4]:
         out.append(intern(key, _FOUR_TWO_PAIR, c.index(4)))
-    # airplanes: a body of L >= 2 consecutive ranks (3..A) with exactly 3 cards each
+
+
+def _airplane_readings(c: tuple[int, ...], key: int, n: int, out: list[Move]) -> None:
+    """The airplane readings of counts ``c`` (``n`` cards): a body of L >= 2 consecutive
+    ranks (3..A) with exactly 3 cards each, L solo or L pair wings."""
     if n % 4 == 0 and n >= 8:
         length = n // 4
         for s in range(CHAIN_TOP - length + 2):
@@ -473,7 +484,6 @@ def _readings(c: tuple[int, ...], key: int) -> list[Move]:
                 rest = [c[r] for r in range(NUM_RANKS) if not s <= r < s + length and c[r]]
                 if len(rest) == length and all(x == 2 for x in rest):
                     out.append(intern(key, _AIRPLANE_PAIR, s))
-    return out
 
 
 _NOTATION_OF: Final = attrgetter("_str")

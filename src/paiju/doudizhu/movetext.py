@@ -452,49 +452,133 @@ def follow_notations(h: int, beat: Reading, strict: bool = False) -> list[str]:
         if h & _JOKERS == _JOKERS:
             out.append(_ROCKET_TEXT)
         return out
-    if t == _PAIR:
-        out = list(_singles(2, m2 & above))
-    elif t == _TRIO:
-        out = list(_singles(3, m3 & above))
-    elif t in (_TRIO_SOLO, _TRIO_PAIR):
-        out = []
-        rows = _TRIO_SOLO_TEXT if t == _TRIO_SOLO else _TRIO_PAIR_TEXT
-        kickers = _ranks(m1 if t == _TRIO_SOLO else m2)
-        for tr in _ranks(m3 & above):
-            row = rows[tr]
-            out += [row[k] for k in kickers if k != tr]
-    elif t == _SOLO_CHAIN:
-        out = _chains(1, length, m1 & above)
-    elif t == _PAIR_CHAIN:
-        out = _chains(2, length, m2 & above)
-    elif t == _TRIO_CHAIN:
-        out = _chains(3, length, m3 & above)
-    elif t in (_AIRPLANE_SOLO, _AIRPLANE_PAIR):
-        out = []
-        bodies = _windows(m3 & above, length)
-        if bodies and _size(m1, m2, m3, m4) >= length * (4 if t == _AIRPLANE_SOLO else 5):
-            for s, _ in bodies:
-                if t == _AIRPLANE_SOLO:
-                    out += _airplanes_solo(h, s, length, False, strict)
-                else:
-                    out += _airplanes_pair(s, length, m2)
-    else:  # four with two solos / pairs
-        out = []
-        fours = _ranks(m4 & above)
-        if fours:
-            r2 = _ranks(m2)
-            if t == _FOUR_TWO_SOLO:
-                r1 = _ranks(m1)
-                for f in fours:
-                    _four_solos(out, f, r1, r2, strict)
-            else:
-                for f in fours:
-                    _four_pairs(out, f, r2)
+    # one lookup per follow, not a chain of type tests (then the bombs and the rocket)
+    out = _SAME_TYPE[t](h, m1, m2, m3, m4, above, length, strict)
     if m4:
         out += _singles(4, m4)
     if h & _JOKERS == _JOKERS:
         out.append(_ROCKET_TEXT)
     return out
+
+
+# The notations of the moves of hand h that beat a move of a reading within its own type, one
+# function per type and one signature for all, unused arguments included (a fresh list each:
+# follow_notations appends to it). m1..m4 are the masks of _masks(h), ``above`` the mask of
+# the ranks above the beaten body, ``length`` its length.
+
+
+def _pairs_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    return list(_singles(2, m2 & above))
+
+
+def _trios_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    return list(_singles(3, m3 & above))
+
+
+def _trio_solos_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    out: list[str] = []
+    kickers = _ranks(m1)
+    for tr in _ranks(m3 & above):
+        row = _TRIO_SOLO_TEXT[tr]
+        out += [row[k] for k in kickers if k != tr]
+    return out
+
+
+def _trio_pairs_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    out: list[str] = []
+    kickers = _ranks(m2)
+    for tr in _ranks(m3 & above):
+        row = _TRIO_PAIR_TEXT[tr]
+        out += [row[k] for k in kickers if k != tr]
+    return out
+
+
+def _solo_chains_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    return _chains(1, length, m1 & above)
+
+
+def _pair_chains_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    return _chains(2, length, m2 & above)
+
+
+def _trio_chains_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    return _chains(3, length, m3 & above)
+
+
+def _airplane_solos_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    out: list[str] = []
+    bodies = _windows(m3 & above, length)
+    if bodies and _size(m1, m2, m3, m4) >= length * 4:
+        for s, _ in bodies:
+            out += _airplanes_solo(h, s, length, False, strict)
+    return out
+
+
+def _airplane_pairs_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    out: list[str] = []
+    bodies = _windows(m3 & above, length)
+    if bodies and _size(m1, m2, m3, m4) >= length * 5:
+        for s, _ in bodies:
+            out += _airplanes_pair(s, length, m2)
+    return out
+
+
+def _four_solos_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    out: list[str] = []
+    fours = _ranks(m4 & above)
+    if fours:
+        r1, r2 = _ranks(m1), _ranks(m2)
+        for f in fours:
+            _four_solos(out, f, r1, r2, strict)
+    return out
+
+
+def _four_pairs_above(
+    h: int, m1: int, m2: int, m3: int, m4: int, above: int, length: int, strict: bool
+) -> list[str]:
+    out: list[str] = []
+    fours = _ranks(m4 & above)
+    if fours:
+        r2 = _ranks(m2)
+        for f in fours:
+            _four_pairs(out, f, r2)
+    return out
+
+
+_SAME_TYPE: Final[dict[int, Callable[[int, int, int, int, int, int, int, bool], list[str]]]] = {
+    _PAIR: _pairs_above,
+    _TRIO: _trios_above,
+    _TRIO_SOLO: _trio_solos_above,
+    _TRIO_PAIR: _trio_pairs_above,
+    _SOLO_CHAIN: _solo_chains_above,
+    _PAIR_CHAIN: _pair_chains_above,
+    _TRIO_CHAIN: _trio_chains_above,
+    _AIRPLANE_SOLO: _airplane_solos_above,
+    _AIRPLANE_PAIR: _airplane_pairs_above,
+    _FOUR_TWO_SOLO: _four_solos_above,
+    _FOUR_TWO_PAIR: _four_pairs_above,
+}
+"""The same-type follow of each reading type but solo, bomb and rocket (handled in follow_notations)."""
 
 
 _LEADS: dict[int, tuple[str, ...]] = {}

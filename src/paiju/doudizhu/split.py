@@ -658,7 +658,6 @@ def _attach(groups: tuple[Group, ...]) -> tuple[Play, ...]:
 
     n_s, n_p = len(solos), len(pairs)
     _, modes = _ex.max_kickers(n_s, n_p, twins, len(plain), len(flagged), len(bombs), air)
-
     solo_carriers: list[tuple[Group, int]] = []  # (carrier, slots)
     pair_carriers: list[tuple[Group, int]] = []
     ds = dp = 0
@@ -672,36 +671,72 @@ def _attach(groups: tuple[Group, ...]) -> tuple[Play, ...]:
     s1, p1 = n_s - ds, n_p - dp
     pair_bombs = p1 // 2 if n_p - twins >= 2 else 0
     if n_s >= 2 or not flagged:
-        u = min(len(bombs), s1 // 2 + pair_bombs)
-        bs = min(u, s1 // 2)
-        bp = u - bs
-        n_trio = min(len(trios), s1 - 2 * bs + p1 - 2 * bp)
-        ts = min(n_trio, s1 - 2 * bs)
-        solo_trios = trios[:ts]
-        pair_trios = trios[ts:n_trio]
+        bs, bp, solo_trios, pair_trios = _bomb_and_trio_carriers(bombs, trios, s1, p1, pair_bombs)
     else:  # at most one solo: flagged trios may only take pairs
-        u = min(len(bombs), pair_bombs)
-        bs, bp = 0, u
-        ts = min(s1, len(plain))
-        solo_trios = plain[:ts]
-        others = [t for t in trios if t not in solo_trios]
-        pair_trios = others[: min(len(others), p1 - 2 * bp)]
+        bs, bp, solo_trios, pair_trios = _carriers_beside_one_solo(bombs, trios, plain, s1, p1, pair_bombs)
     solo_carriers += [(b, 2) for b in bombs[:bs]] + [(t, 1) for t in solo_trios]
     pair_carriers += [(b, 2) for b in bombs[bs : bs + bp]] + [(t, 1) for t in pair_trios]
 
     taken: dict[int, list[Group]] = {}  # id(carrier) -> kickers
-    # solos: bipartite matching of carrier slots to solo groups (a solo may not share its
-    # carrier's rank); Kuhn's augmenting paths, slots in carrier order, solos lowest first
-    slots = [(c, i) for c, n in solo_carriers for i in range(n)]
+    carrier_of = _match_solo_kickers(solos, solo_carriers, groups)
+    for solo, carrier in zip(solos, carrier_of, strict=True):
+        if carrier is not None:
+            taken.setdefault(id(carrier), []).append(solo)
+    used_pairs = _deal_pair_kickers(pair_carriers, pair_count, taken, groups)
+
+    plays: list[Play] = []
+    for c in [*planes, *bombs, *trios]:
+        ks = taken.get(id(c), [])
+        plays.append(Play(c, tuple(sorted(ks, key=lambda g: g.sort_key))))
+    plays += [Play(g) for g, carrier in zip(solos, carrier_of, strict=True) if carrier is None]
+    for g in pairs:
+        if used_pairs.get(g.low, 0) > 0:
+            used_pairs[g.low] -= 1
+        else:
+            plays.append(Play(g))
+    plays += [Play(g) for g in rest]
+    return tuple(sorted(plays, key=lambda p: p.body.sort_key))
+
+
+def _bomb_and_trio_carriers(
+    bombs: list[Group], trios: list[Group], s1: int, p1: int, pair_bombs: int
+) -> tuple[int, int, list[Group], list[Group]]:
+    """How many bombs take two solos / two pairs, and which trios take a solo / a pair, when
+    any trio may take a solo: bombs first (two kickers each), solos before pairs."""
+    u = min(len(bombs), s1 // 2 + pair_bombs)
+    bs = min(u, s1 // 2)
+    bp = u - bs
+    n_trio = min(len(trios), s1 - 2 * bs + p1 - 2 * bp)
+    ts = min(n_trio, s1 - 2 * bs)
+    return bs, bp, trios[:ts], trios[ts:n_trio]
+
+
+def _carriers_beside_one_solo(
+    bombs: list[Group], trios: list[Group], plain: list[Group], s1: int, p1: int, pair_bombs: int
+) -> tuple[int, int, list[Group], list[Group]]:
+    """The same when the hand has at most one solo: a trio of the solo's rank (flagged) may
+    not take it, so bombs take pairs only and the solo goes to a plain trio."""
+    bp = min(len(bombs), pair_bombs)
+    ts = min(s1, len(plain))
+    solo_trios = plain[:ts]
+    others = [t for t in trios if t not in solo_trios]
+    return 0, bp, solo_trios, others[: min(len(others), p1 - 2 * bp)]
+
+
+def _match_solo_kickers(
+    solos: list[Group], solo_carriers: list[tuple[Group, int]], groups: tuple[Group, ...]
+) -> list[Group | None]:
+    """Each solo's carrier, or None if it stays a play of its own.
+
+    A bipartite matching of carrier slots to solo groups (a solo may not share its carrier's
+    rank): Kuhn's augmenting paths, slots in carrier order, solos lowest first."""
+    slots = [c for c, n in solo_carriers for _ in range(n)]
     owner: list[int] = [-1] * len(solos)
 
-    def allowed(slot: int, solo: int) -> bool:
-        c = slots[slot][0]
-        return not (c.low <= solos[solo].low <= c.high)
-
     def augment(slot: int, seen: list[bool]) -> bool:
+        c = slots[slot]
         for j in range(len(solos)):
-            if seen[j] or not allowed(slot, j):
+            if seen[j] or c.low <= solos[j].low <= c.high:
                 continue
             seen[j] = True
             if owner[j] < 0 or augment(owner[j], seen):
@@ -712,10 +747,18 @@ def _attach(groups: tuple[Group, ...]) -> tuple[Play, ...]:
     for slot in range(len(slots)):
         if not augment(slot, [False] * len(solos)):
             raise AssertionError(f"kicker attachment failed for {groups}")  # Hall says impossible
-    for j, slot in enumerate(owner):
-        if slot >= 0:
-            taken.setdefault(id(slots[slot][0]), []).append(solos[j])
-    # pairs: largest carriers first, each takes distinct ranks with the most pair groups left
+    return [slots[slot] if slot >= 0 else None for slot in owner]
+
+
+def _deal_pair_kickers(
+    pair_carriers: list[tuple[Group, int]],
+    pair_count: dict[int, int],
+    taken: dict[int, list[Group]],
+    groups: tuple[Group, ...],
+) -> dict[int, int]:
+    """Give the pair carriers their pairs (into ``taken``); the pairs used, by rank.
+
+    Largest carriers first, each takes distinct ranks with the most pair groups left."""
     left = dict(pair_count)
     used_pairs: dict[int, int] = {}
     for c, n in sorted(pair_carriers, key=lambda cn: -cn[1]):
@@ -726,22 +769,7 @@ def _attach(groups: tuple[Group, ...]) -> tuple[Play, ...]:
             left[r] -= 1
             used_pairs[r] = used_pairs.get(r, 0) + 1
             taken.setdefault(id(c), []).append(Group(GroupType.PAIR, r, 1))
-
-    plays: list[Play] = []
-    for c in [*planes, *bombs, *trios]:
-        ks = taken.get(id(c), [])
-        plays.append(Play(c, tuple(sorted(ks, key=lambda g: g.sort_key))))
-    used_solo = [owner[j] >= 0 for j in range(len(solos))]
-    for j, g in enumerate(solos):
-        if not used_solo[j]:
-            plays.append(Play(g))
-    for g in pairs:
-        if used_pairs.get(g.low, 0) > 0:
-            used_pairs[g.low] -= 1
-        else:
-            plays.append(Play(g))
-    plays += [Play(g) for g in rest]
-    return tuple(sorted(plays, key=lambda p: p.body.sort_key))
+    return used_pairs
 
 
 _CARRIER_OR_KICKER: Final = (

@@ -471,7 +471,7 @@ def _materialise(counts: tuple[int, ...], chains: list[tuple[int, int, int]], cu
         groups.append((_CHAIN_KIND[width], low, length))
         for i in range(low, low + length):
             rem[i] -= width
-    x2, (a3, b3, c3), (a4, b4, c4, d4, e4), rocket = cut
+    x2, cut3, cut4, rocket = cut
     by_count: list[list[int]] = [[], [], [], [], []]
     for r, x in enumerate(rem):
         by_count[x].append(r)  # ascending ranks
@@ -482,14 +482,30 @@ def _materialise(counts: tuple[int, ...], chains: list[tuple[int, int, int]], cu
             groups += [(SOLO, r, 1), (SOLO, r, 1)]
         else:
             groups.append((PAIR, r, 1))
-    for i, r in enumerate(by_count[3]):
+    _cut_trios(by_count[3], cut3, groups)
+    _cut_fours(by_count[4], cut4, groups)
+    _joker_groups(counts, rocket, groups)
+    return groups
+
+
+def _cut_trios(ranks: list[int], cut3: tuple[int, int, int], groups: list[RawGroup]) -> None:
+    """The ranks with 3 cards left, ascending: the lowest ``c3`` as three solos, the next
+    ``b3`` as pair + solo, the remainder (``a3`` of them) kept whole as trios."""
+    _, b3, c3 = cut3
+    for i, r in enumerate(ranks):
         if i < c3:
             groups += [(SOLO, r, 1)] * 3
         elif i < c3 + b3:
             groups += [(PAIR, r, 1), (SOLO, r, 1)]
         else:
             groups.append((TRIO, r, 1))
-    for i, r in enumerate(by_count[4]):
+
+
+def _cut_fours(ranks: list[int], cut4: tuple[int, int, int, int, int], groups: list[RawGroup]) -> None:
+    """The ranks with 4 cards left, ascending: ``e4`` as four solos, ``d4`` as pair + two
+    solos, ``c4`` as two pairs, ``b4`` as trio + solo, the remainder (``a4``) as bombs."""
+    _, b4, c4, d4, e4 = cut4
+    for i, r in enumerate(ranks):
         if i < e4:
             groups += [(SOLO, r, 1)] * 4
         elif i < e4 + d4:
@@ -500,6 +516,10 @@ def _materialise(counts: tuple[int, ...], chains: list[tuple[int, int, int]], cu
             groups += [(TRIO, r, 1), (SOLO, r, 1)]
         else:
             groups.append((BOMB, r, 1))
+
+
+def _joker_groups(counts: tuple[int, ...], rocket: bool, groups: list[RawGroup]) -> None:
+    """The jokers: a rocket if the cut keeps both together, else a solo each."""
     if counts[SMALL_JOKER] and counts[BIG_JOKER] and rocket:
         groups.append((ROCKET, SMALL_JOKER, 2))
     else:
@@ -507,8 +527,6 @@ def _materialise(counts: tuple[int, ...], chains: list[tuple[int, int, int]], cu
             groups.append((SOLO, SMALL_JOKER, 1))
         if counts[BIG_JOKER]:
             groups.append((SOLO, BIG_JOKER, 1))
-    del a3, a4  # the kept-whole ranks are the remainder of each list
-    return groups
 
 
 def min_plays(counts: Sequence[int]) -> int:

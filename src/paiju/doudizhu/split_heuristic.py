@@ -91,20 +91,36 @@ def greedy_split(counts: Sequence[int], order: Sequence[str]) -> list[RawGroup]:
     out: list[RawGroup] = []
     for t in order:
         if t == "bomb":
-            for r in range(TWO + 1):
-                if c[r] == 4:
-                    c[r] = 0
-                    out.append((BOMB, r, 1))
+            _take_bombs(c, out)
         elif t == "trio":
-            for r in range(TWO + 1):
-                if c[r] >= 3:
-                    c[r] -= 3
-                    out.append((TRIO, r, 1))
+            _take_trios(c, out)
         elif t in _CHAIN:
             width, shortest, kind = _CHAIN[t]
             _take_chains(c, width, shortest, kind, out)
         else:
             raise ValueError(f"unknown priority type {t!r}; expected one of {EXTRACTED_TYPES}")
+    _take_leftovers(c, out)
+    return out
+
+
+def _take_bombs(c: list[int], out: list[RawGroup]) -> None:
+    """Take every four of a kind of ``c`` (3..2) as a bomb."""
+    for r in range(TWO + 1):
+        if c[r] == 4:
+            c[r] = 0
+            out.append((BOMB, r, 1))
+
+
+def _take_trios(c: list[int], out: list[RawGroup]) -> None:
+    """Take a trio from every rank of ``c`` (3..2) with three or more cards."""
+    for r in range(TWO + 1):
+        if c[r] >= 3:
+            c[r] -= 3
+            out.append((TRIO, r, 1))
+
+
+def _take_leftovers(c: list[int], out: list[RawGroup]) -> None:
+    """What the priority order left: one group per rank, the two jokers as a rocket if both."""
     for r in range(TWO + 1):
         n = c[r]
         if n >= 3:  # only when "trio" is missing from a custom order
@@ -120,7 +136,6 @@ def greedy_split(counts: Sequence[int], order: Sequence[str]) -> list[RawGroup]:
             out.append((SOLO, SMALL_JOKER, 1))
         if c[BIG_JOKER]:
             out.append((SOLO, BIG_JOKER, 1))
-    return out
 
 
 def heuristic_split(counts: Sequence[int]) -> tuple[list[RawGroup], tuple[str, ...]]:
