@@ -19,9 +19,10 @@ call :func:`is_complete` and :func:`score_win` directly to value a win by its re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from paiju.core.errors import IllegalMoveError
 from paiju.mahjong.config import MahjongConfig
@@ -301,6 +302,41 @@ def _chow_wait(s: int, w: int) -> str:
     return "chow-edge" if s % 9 == 0 else "chow-two-sided"
 
 
+class _HandFacts(NamedTuple):
+    """What a win's tiles and melds show whatever the decomposition: computed once per win."""
+
+    menqing: bool
+    """門清: no set claimed from a discard (a concealed kong breaks it only if the config says so)."""
+    exposed: int
+    """Sets on the table other than concealed kongs (5 for 全求人 / 半求)."""
+    single: bool
+    """獨聽: exactly one kind completed the hand before the winning tile."""
+    meld_chows: int
+    kongs_exposed: int
+    kongs_concealed: int
+    honour_pungs: set[int]
+    dragon_pungs: list[int]
+    big_winds: bool
+    small_winds: bool
+    big_dragons: bool
+    small_dragons: bool
+    all_honours: bool
+    full_flush: bool
+    half_flush: bool
+    has_honours: bool
+    all_counts: list[int]
+    """Counts of every tile of the hand, melds included."""
+
+
+class _ReadingFacts(NamedTuple):
+    """What one decomposition and one reading of the winning tile add to the hand facts."""
+
+    concealed_pungs: int
+    all_pungs: bool
+    all_chows: bool
+    """平胡's shape: five chows, no honours, a two-sided wait, won on a discard, not 獨聽."""
+
+
 def score_win(
     concealed: Sequence[int],
     melds: Sequence[Meld],
@@ -313,6 +349,34 @@ def score_win(
     on the table for this player (concealed kongs included). Raises :class:`IllegalMoveError`
     when the tiles are not 5 sets + a pair.
     """
+    decomps = _winning_decompositions(concealed, melds, ctx.winning_tile)
+    hand = _hand_facts(concealed, melds, ctx.winning_tile, config)
+    w = ctx.winning_tile
+    best: Score | None = None
+    for d in decomps:
+        n_pungs_concealed_part = sum(1 for kind, _ in d.sets if kind == SET_PUNG)
+        n_chows = hand.meld_chows + sum(1 for kind, _ in d.sets if kind == SET_CHOW)
+        for reading in _winning_tile_readings(d, w):
+            wait = _chow_wait(reading[1], w) if reading[0] == "chow" and w is not None else reading[0]
+            concealed_pungs = n_pungs_concealed_part + hand.kongs_concealed
+            if reading[0] == "pung" and not ctx.self_draw:
+                concealed_pungs -= 1  # completed by the winning discard: not concealed
+            all_chows_shape = n_chows == 5 and not hand.has_honours
+            all_chows = all_chows_shape and wait == "chow-two-sided" and not ctx.self_draw and not hand.single
+            # positional: on this hot path a keyword NamedTuple call costs as much as a pattern group
+            facts = _ReadingFacts(concealed_pungs, n_chows == 0, all_chows)
+            pats = _patterns(hand, facts, ctx, config)
+            tai = sum(v for _, v in pats)
+            if best is None or tai > best.tai:
+                best = Score(tai=tai, patterns=tuple(pats), decomposition=d, reading=wait)
+    assert best is not None
+    return best
+
+
+def _winning_decompositions(
+    concealed: Sequence[int], melds: Sequence[Meld], w: int | None
+) -> list[Decomposition]:
+    """The decompositions of a winning concealed part; raises when the hand is not a win."""
     if len(concealed) != NUM_KINDS:
         raise IllegalMoveError(f"concealed counts must have {NUM_KINDS} entries, got {len(concealed)}")
     n_sets = len(melds) + (sum(concealed) - 2) // 3
@@ -322,12 +386,15 @@ def score_win(
         raise IllegalMoveError(
             f"not a winning hand: {format_counts(concealed)} with {melds_text} is not 5 sets + a pair"
         )
-    w = ctx.winning_tile
     if w is not None and concealed[w] == 0:
         raise IllegalMoveError(f"winning tile {tile_name(w)} is not in the hand {format_counts(concealed)}")
-    nr = config.non_repeat
+    return decomps
 
-    # ---- decomposition-independent facts ------------------------------------------------------
+
+def _hand_facts(
+    concealed: Sequence[int], melds: Sequence[Meld], w: int | None, config: MahjongConfig
+) -> _HandFacts:
+    """The decomposition-independent facts of a win, so each reading only adds its own."""
     all_counts = list(concealed)
     held = [0] * NUM_KINDS
     for m in melds:
@@ -340,205 +407,238 @@ def score_win(
         menqing = all(m.type == MeldType.CONCEALED_KONG for m in melds)
     else:
         menqing = not melds
-    exposed = sum(1 for m in melds if m.type != MeldType.CONCEALED_KONG)
-    kongs_exposed = sum(1 for m in melds if m.type in (MeldType.EXPOSED_KONG, MeldType.ADDED_KONG))
-    kongs_concealed = sum(1 for m in melds if m.type == MeldType.CONCEALED_KONG)
     # honour tiles cannot chow: their pungs and pair are fixed whatever the decomposition
     honour_pungs = {k for k in range(27, 34) if concealed[k] >= 3}
     honour_pungs |= {m.tile for m in melds if m.type != MeldType.CHOW and m.tile >= 27}
     honour_pair = next((k for k in range(27, 34) if concealed[k] == 2), -1)
     wind_pungs = sum(1 for k in range(27, 31) if k in honour_pungs)
     dragon_pungs = [k for k in range(31, 34) if k in honour_pungs]
-    big_winds = wind_pungs == 4
-    small_winds = wind_pungs == 3 and 27 <= honour_pair <= 30
-    big_dragons = len(dragon_pungs) == 3
-    small_dragons = len(dragon_pungs) == 2 and honour_pair >= 31
-    all_honours = not suits
-    full_flush = len(suits) == 1 and not has_honours
-    half_flush = len(suits) == 1 and has_honours
-    if w is not None:
-        pre = list(concealed)
-        pre[w] -= 1
-        single = len(waits(pre, held)) == 1
-    else:
-        single = False
-    meld_chows = sum(1 for m in melds if m.type == MeldType.CHOW)
+    return _HandFacts(
+        menqing=menqing,
+        exposed=sum(1 for m in melds if m.type != MeldType.CONCEALED_KONG),
+        single=_single_wait(concealed, held, w),
+        meld_chows=sum(1 for m in melds if m.type == MeldType.CHOW),
+        kongs_exposed=sum(1 for m in melds if m.type in (MeldType.EXPOSED_KONG, MeldType.ADDED_KONG)),
+        kongs_concealed=sum(1 for m in melds if m.type == MeldType.CONCEALED_KONG),
+        honour_pungs=honour_pungs,
+        dragon_pungs=dragon_pungs,
+        big_winds=wind_pungs == 4,
+        small_winds=wind_pungs == 3 and 27 <= honour_pair <= 30,
+        big_dragons=len(dragon_pungs) == 3,
+        small_dragons=len(dragon_pungs) == 2 and honour_pair >= 31,
+        all_honours=not suits,
+        full_flush=len(suits) == 1 and not has_honours,
+        half_flush=len(suits) == 1 and has_honours,
+        has_honours=has_honours,
+        all_counts=all_counts,
+    )
 
-    # ---- the part that depends on the arrangement -------------------------------------------------
-    best: Score | None = None
-    for d in decomps:
-        if w is None:
-            readings: list[tuple[str, int]] = [("none", -1)]
-        else:
-            readings = []
-            if d.pair == w:
-                readings.append(("pair", w))
-            if (SET_PUNG, w) in d.sets:
-                readings.append(("pung", w))
-            for kind, s in set(d.sets):
-                if kind == SET_CHOW and s <= w <= s + 2:
-                    readings.append(("chow", s))
-        n_pungs_concealed_part = sum(1 for kind, _ in d.sets if kind == SET_PUNG)
-        n_chows = meld_chows + sum(1 for kind, _ in d.sets if kind == SET_CHOW)
-        for reading in readings:
-            wait = _chow_wait(reading[1], w) if reading[0] == "chow" and w is not None else reading[0]
-            concealed_pungs = n_pungs_concealed_part + kongs_concealed
-            if reading[0] == "pung" and not ctx.self_draw:
-                concealed_pungs -= 1  # completed by the winning discard: not concealed
-            all_chows_shape = n_chows == 5 and not has_honours
-            pats = _patterns(
-                nr=nr,
-                config=config,
-                ctx=ctx,
-                menqing=menqing,
-                exposed=exposed,
-                single=single,
-                concealed_pungs=concealed_pungs,
-                all_pungs=(n_chows == 0),
-                all_chows=(all_chows_shape and wait == "chow-two-sided" and not ctx.self_draw and not single),
-                honour_pungs=honour_pungs,
-                dragon_pungs=dragon_pungs,
-                big_winds=big_winds,
-                small_winds=small_winds,
-                big_dragons=big_dragons,
-                small_dragons=small_dragons,
-                all_honours=all_honours,
-                full_flush=full_flush,
-                half_flush=half_flush,
-                has_honours=has_honours,
-                all_counts=all_counts,
-                kongs_exposed=kongs_exposed,
-                kongs_concealed=kongs_concealed,
-            )
-            tai = sum(v for _, v in pats)
-            if best is None or tai > best.tai:
-                best = Score(tai=tai, patterns=tuple(pats), decomposition=d, reading=wait)
-    assert best is not None
-    return best
+
+def _single_wait(concealed: Sequence[int], held: Sequence[int], w: int | None) -> bool:
+    """獨聽: the hand before the winning tile had exactly one wait (never for 天胡)."""
+    if w is None:
+        return False
+    pre = list(concealed)
+    pre[w] -= 1
+    return len(waits(pre, held)) == 1
+
+
+def _winning_tile_readings(d: Decomposition, w: int | None) -> list[tuple[str, int]]:
+    """Which part of ``d`` the winning tile completed: ('pair' | 'pung' | 'chow', start)."""
+    if w is None:
+        return [("none", -1)]
+    readings = []
+    if d.pair == w:
+        readings.append(("pair", w))
+    if (SET_PUNG, w) in d.sets:
+        readings.append(("pung", w))
+    for kind, s in set(d.sets):
+        if kind == SET_CHOW and s <= w <= s + 2:
+            readings.append(("chow", s))
+    return readings
+
+
+# The T1 table as one function per group of related patterns, in table order. Each returns
+# (name, tai) for the patterns of its group that the reading has, with the non-repeat
+# exclusions (T2) applied; a pattern worth 0 under the config's table is dropped by _patterns.
+_PatternGroup = Callable[[_HandFacts, _ReadingFacts, WinContext, MahjongConfig], list[tuple[str, int]]]
 
 
 def _patterns(
-    *,
-    nr: bool,
-    config: MahjongConfig,
-    ctx: WinContext,
-    menqing: bool,
-    exposed: int,
-    single: bool,
-    concealed_pungs: int,
-    all_pungs: bool,
-    all_chows: bool,
-    honour_pungs: set[int],
-    dragon_pungs: list[int],
-    big_winds: bool,
-    small_winds: bool,
-    big_dragons: bool,
-    small_dragons: bool,
-    all_honours: bool,
-    full_flush: bool,
-    half_flush: bool,
-    has_honours: bool,
-    all_counts: list[int],
-    kongs_exposed: int,
-    kongs_concealed: int,
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
 ) -> list[tuple[str, int]]:
     """Patterns of one reading, in table order, with the non-repeat exclusions applied."""
-    t = config.tai
-    out: list[tuple[str, int]] = []
+    found: list[tuple[str, int]] = []
+    for group in _PATTERN_GROUPS:
+        found += group(hand, r, ctx, config)
+    return [p for p in found if p[1]]
 
-    def add(name: str, value: int) -> None:
-        if value:
-            out.append((name, value))
 
-    five = concealed_pungs >= 5
-    # 門清 / 自摸 / 門清自摸, and what the special first-go-around wins already imply
+def _concealed_and_self_draw(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """門清 / 自摸 / 門清自摸, less what the special first-go-around wins already imply."""
+    t, nr = config.tai, config.non_repeat
+    five = r.concealed_pungs >= 5
     if ctx.self_draw:
         if nr and (ctx.heaven or ctx.earth):
-            pass  # 天胡 / 地胡 imply 門清自摸
-        elif menqing and not (nr and five):
-            add("門清自摸", t.concealed_self_draw)
-        else:
-            add("自摸", t.self_draw)
-    elif menqing and not (nr and (ctx.human or five)):
-        add("門清", t.concealed)
-    # winds and dragons
-    four_winds = big_winds or small_winds
+            return []  # 天胡 / 地胡 imply 門清自摸
+        if hand.menqing and not (nr and five):
+            return [("門清自摸", t.concealed_self_draw)]
+        return [("自摸", t.self_draw)]
+    if hand.menqing and not (nr and (ctx.human or five)):
+        return [("門清", t.concealed)]
+    return []
+
+
+def _wind_and_dragon_pungs(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """門風刻, 圈風刻 and one 三元牌 per dragon pung, unless the four-winds / three-dragons
+    patterns already count them."""
+    t, nr = config.tai, config.non_repeat
+    out: list[tuple[str, int]] = []
+    four_winds = hand.big_winds or hand.small_winds
     if not (nr and four_winds and not config.wind_pungs_in_four_winds):
-        if 27 + ctx.seat_wind in honour_pungs:
-            add("門風刻", t.seat_wind)
-        if 27 + ctx.round_wind in honour_pungs:
-            add("圈風刻", t.round_wind)
-    if not (nr and (big_dragons or small_dragons)):
-        for _k in dragon_pungs:
-            add("三元牌", t.dragon_pung)
-    if single and ctx.winning_tile is not None:
-        add("獨聽", t.single_wait)
-    if ctx.robbing_kong:
-        add("搶槓", t.robbing_kong)
-    if ctx.kong_bloom:
-        add("槓上開花", t.kong_bloom)
-    if ctx.last_tile:
-        add("海底撈月", t.last_tile_draw)
-    if ctx.last_discard:
-        add("河底撈魚", t.last_discard)
-    if exposed == 5 and single and ctx.self_draw:
-        add("半求", t.half_beg)
-    if all_chows:
-        add("平胡", t.all_chows)
-    if exposed == 5 and single and not ctx.self_draw:
-        add("全求人", t.all_beg)
-    # concealed pungs
-    if concealed_pungs >= 5:
-        add("五暗刻", t.five_concealed_pungs)
-    if concealed_pungs == 4 or (not nr and concealed_pungs >= 4):
-        add("四暗刻", t.four_concealed_pungs)
-    if concealed_pungs == 3 or (not nr and concealed_pungs >= 3):
-        add("三暗刻", t.three_concealed_pungs)
-    if all_pungs and not (nr and (all_honours or five)):
-        add("碰碰胡", t.all_pungs)
-    # flushes
-    if all_honours:
-        add("字一色", t.all_honours)
-    if full_flush:
-        add("清一色", t.full_flush)
-    if half_flush or (full_flush and not nr):
-        add("混一色", t.half_flush)
-    # dragons and winds
-    if big_dragons:
-        add("大三元", t.big_three_dragons)
-    if small_dragons or (big_dragons and not nr):
-        add("小三元", t.small_three_dragons)
-    if big_winds:
-        add("大四喜", t.big_four_winds)
-    if small_winds or (big_winds and not nr):
-        add("小四喜", t.small_four_winds)
-    # first go-around
-    if ctx.heaven:
-        add("天胡", t.heaven_win)
-    if ctx.earth:
-        add("地胡", t.earth_win)
-    if ctx.human:
-        add("人胡", t.human_win)
-    if ctx.earth_ready and config.earth_ready:
-        add("地聽", t.earth_ready)
-    # optional single-source extras
-    extras = config.extras
-    if extras:
-        if "無字" in extras and not has_honours and not (nr and (full_flush or all_chows)):
-            add("無字", t.no_honours)
-        if (
-            "斷么九" in extras
-            and not any(all_counts[k] for k in range(27, 34))
-            and not any(all_counts[k] for k in (0, 8, 9, 17, 18, 26))
-        ):
-            add("斷么九", t.all_simples)
-        if "四槓" in extras and kongs_exposed + kongs_concealed >= 4:
-            add("四槓", t.four_kongs)
-        if "明槓" in extras:
-            add("明槓", t.exposed_kong * kongs_exposed)
-        if "暗槓" in extras:
-            add("暗槓", t.concealed_kong * kongs_concealed)
+        if 27 + ctx.seat_wind in hand.honour_pungs:
+            out.append(("門風刻", t.seat_wind))
+        if 27 + ctx.round_wind in hand.honour_pungs:
+            out.append(("圈風刻", t.round_wind))
+    if not (nr and (hand.big_dragons or hand.small_dragons)):
+        out += [("三元牌", t.dragon_pung)] * len(hand.dragon_pungs)
     return out
+
+
+def _wait_and_circumstances(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """How the hand was won: 獨聽, the last-tile and kong wins, 半求 / 平胡 / 全求人."""
+    t = config.tai
+    out: list[tuple[str, int]] = []
+    if hand.single and ctx.winning_tile is not None:
+        out.append(("獨聽", t.single_wait))
+    if ctx.robbing_kong:
+        out.append(("搶槓", t.robbing_kong))
+    if ctx.kong_bloom:
+        out.append(("槓上開花", t.kong_bloom))
+    if ctx.last_tile:
+        out.append(("海底撈月", t.last_tile_draw))
+    if ctx.last_discard:
+        out.append(("河底撈魚", t.last_discard))
+    all_exposed_single = hand.exposed == 5 and hand.single
+    if all_exposed_single and ctx.self_draw:
+        out.append(("半求", t.half_beg))
+    if r.all_chows:
+        out.append(("平胡", t.all_chows))
+    if all_exposed_single and not ctx.self_draw:
+        out.append(("全求人", t.all_beg))
+    return out
+
+
+def _concealed_pungs_and_all_pungs(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """五暗刻 / 四暗刻 / 三暗刻 (without non-repeat each higher one also counts the lower) and 碰碰胡."""
+    t, nr = config.tai, config.non_repeat
+    n = r.concealed_pungs
+    out: list[tuple[str, int]] = []
+    if n >= 5:
+        out.append(("五暗刻", t.five_concealed_pungs))
+    if n == 4 or (not nr and n >= 4):
+        out.append(("四暗刻", t.four_concealed_pungs))
+    if n == 3 or (not nr and n >= 3):
+        out.append(("三暗刻", t.three_concealed_pungs))
+    if r.all_pungs and not (nr and (hand.all_honours or n >= 5)):
+        out.append(("碰碰胡", t.all_pungs))
+    return out
+
+
+def _flushes(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """字一色, 清一色, 混一色 (清一色 also counts 混一色 without non-repeat)."""
+    t, nr = config.tai, config.non_repeat
+    out: list[tuple[str, int]] = []
+    if hand.all_honours:
+        out.append(("字一色", t.all_honours))
+    if hand.full_flush:
+        out.append(("清一色", t.full_flush))
+    if hand.half_flush or (hand.full_flush and not nr):
+        out.append(("混一色", t.half_flush))
+    return out
+
+
+def _three_dragons_and_four_winds(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """大三元 / 小三元, 大四喜 / 小四喜 (the big one also counts the little without non-repeat)."""
+    t, nr = config.tai, config.non_repeat
+    out: list[tuple[str, int]] = []
+    if hand.big_dragons:
+        out.append(("大三元", t.big_three_dragons))
+    if hand.small_dragons or (hand.big_dragons and not nr):
+        out.append(("小三元", t.small_three_dragons))
+    if hand.big_winds:
+        out.append(("大四喜", t.big_four_winds))
+    if hand.small_winds or (hand.big_winds and not nr):
+        out.append(("小四喜", t.small_four_winds))
+    return out
+
+
+def _first_go_around(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """天胡, 地胡, 人胡 and 地聽 (the last only when the config plays it)."""
+    t = config.tai
+    out: list[tuple[str, int]] = []
+    if ctx.heaven:
+        out.append(("天胡", t.heaven_win))
+    if ctx.earth:
+        out.append(("地胡", t.earth_win))
+    if ctx.human:
+        out.append(("人胡", t.human_win))
+    if ctx.earth_ready and config.earth_ready:
+        out.append(("地聽", t.earth_ready))
+    return out
+
+
+_TERMINALS = (0, 8, 9, 17, 18, 26)
+
+
+def _extras(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """The optional single-source patterns named in ``config.extras``."""
+    extras = config.extras
+    if not extras:
+        return []
+    t, nr = config.tai, config.non_repeat
+    c = hand.all_counts
+    out: list[tuple[str, int]] = []
+    if "無字" in extras and not hand.has_honours and not (nr and (hand.full_flush or r.all_chows)):
+        out.append(("無字", t.no_honours))
+    if "斷么九" in extras and not any(c[k] for k in range(27, 34)) and not any(c[k] for k in _TERMINALS):
+        out.append(("斷么九", t.all_simples))
+    kongs = hand.kongs_exposed + hand.kongs_concealed
+    if "四槓" in extras and kongs >= 4:
+        out.append(("四槓", t.four_kongs))
+    if "明槓" in extras:
+        out.append(("明槓", t.exposed_kong * hand.kongs_exposed))
+    if "暗槓" in extras:
+        out.append(("暗槓", t.concealed_kong * hand.kongs_concealed))
+    return out
+
+
+_PATTERN_GROUPS: tuple[_PatternGroup, ...] = (
+    _concealed_and_self_draw,
+    _wind_and_dragon_pungs,
+    _wait_and_circumstances,
+    _concealed_pungs_and_all_pungs,
+    _flushes,
+    _three_dragons_and_four_winds,
+    _first_go_around,
+    _extras,
+)
 
 
 # ---------------------------------------------------------------------------------------------
