@@ -88,3 +88,25 @@ def test_help_text_states_each_range() -> None:
     text = _toy_registry().help_text()
     assert text == "walker: steps=10 [1..100], rate=0.5 [0..1], mode=a (a|b)"
     assert "budget=120 [1..5000]" in load_agents("doudizhu").help_text()
+
+
+def test_a_shared_host_refuses_only_the_parameters_an_agent_declares() -> None:
+    reg = AgentRegistry("toy")
+    reg.register(
+        "net", lambda seed=None, threads=1, model="small": UniformRandomAgent(seed),
+        {"threads": 1, "model": "small"}, limits={"threads": (0, 8)},
+        process_wide={"threads": "sets the thread count of the process"}, file_params=("model",),
+    )
+    reg.register(
+        "pool", lambda seed=None, threads=1: UniformRandomAgent(seed), {"threads": 1},
+        limits={"threads": (0, 8)},
+    )
+    reg.check_shared(reg.resolve("net:model=large"), "net:model=large")  # a shipped name is fine
+    reg.check_shared(reg.resolve("pool:threads=4"), "pool:threads=4")  # not declared process-wide here
+    with pytest.raises(ConfigError, match=r"threads is the server's setting \(it sets the thread count"):
+        reg.check_shared(reg.resolve("net:threads=4"), "net:threads=4")
+    for path in ("/etc/passwd", "mine.pt", "../x"):
+        with pytest.raises(ConfigError, match=r"model=.*: file paths are refused; name a shipped model"):
+            reg.check_shared(reg.resolve(f"net:model={path}"), f"net:model={path}")
+    with pytest.raises(ValueError, match="unknown parameters"):
+        reg.register("bad", lambda seed=None: UniformRandomAgent(seed), {}, file_params=("model",))

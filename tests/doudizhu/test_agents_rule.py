@@ -10,6 +10,7 @@ from paiju.doudizhu import PASS, Deal, Hand, Move
 from paiju.doudizhu.agents import REGISTRY
 from paiju.doudizhu.agents.greedy import greedy_move
 from paiju.doudizhu.agents.rule import (
+    RuleAgent,
     Situation,
     bid_for,
     hand_strength,
@@ -176,3 +177,29 @@ def test_rule_beats_random_and_greedy_beats_random_in_duplicate() -> None:
     report = run_arena("doudizhu", ["greedy", "random"], 200, seed=4, fmt="duplicate")
     assert report.paired_difference is not None and report.paired_difference.low > 0.5
     assert report.stats("greedy").wp.low > 0.75
+
+
+def test_under_rlcard_wings_the_rule_agent_moves_as_its_previous_retry_did() -> None:
+    # Before the observation carried the rules, the agent decided under DouZero's wings and
+    # decided again under the strict rule when that move was illegal; reading the wing rule
+    # from the game must not change a move (docs/ddz-agents.md, "rule").
+    game = DouDizhuGame(wing_rule="rlcard")
+    agent = RuleAgent()
+    rng = np.random.default_rng(0)
+    decisions = 0
+    for _ in range(100):
+        state = game.new_state_from_deal(game.new_initial_state().sample_chance(rng))
+        while not state.is_terminal():
+            obs = state.observation(state.current_player())
+            legal = state.legal_actions()
+            move = agent.act(obs, legal)
+            if len(legal) > 1:
+                sit = Situation.from_observation(obs)
+                before = rule_move(sit, legal)
+                if before not in legal:
+                    sit.strict = True
+                    before = rule_move(sit, legal)
+                assert move == before, (str(obs.hand), obs.to_beat)
+                decisions += 1
+            state.apply(move)
+    assert decisions > 1000

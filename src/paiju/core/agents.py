@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -111,6 +112,8 @@ class AgentRegistry:
     _factories: dict[str, tuple[Callable[..., Agent], dict[str, Any], str]] = field(default_factory=dict)
     _limits: dict[str, dict[str, Bounds]] = field(default_factory=dict)
     _choices: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    _process_wide: dict[str, dict[str, str]] = field(default_factory=dict)
+    _file_params: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def register(
         self,
@@ -121,11 +124,16 @@ class AgentRegistry:
         *,
         limits: dict[str, Bounds] | None = None,
         choices: dict[str, tuple[str, ...]] | None = None,
+        process_wide: dict[str, str] | None = None,
+        file_params: tuple[str, ...] = (),
     ) -> None:
         """``factory(seed=..., **params)`` builds the agent; ``defaults`` fixes keys and types.
 
         ``limits`` gives the inclusive range of every numeric (int or float) parameter and is
         required for each of them; ``choices`` optionally closes a string parameter to a set.
+        ``process_wide`` names the parameters that change the whole process, not only this
+        agent (with what they change), and ``file_params`` those whose value may be a file to
+        load: a shared host refuses both from its clients (:meth:`check_shared`).
         """
         defaults = dict(defaults or {})
         limits = dict(limits or {})
@@ -135,7 +143,8 @@ class AgentRegistry:
                 raise ValueError(f"{self.game_name} agent {name!r}: numeric parameter {key!r} has no range")
             if numeric and not limits[key][0] <= value <= limits[key][1]:
                 raise ValueError(f"{self.game_name} agent {name!r}: default {key}={value} outside its range")
-        unknown = (set(limits) | set(choices or {})) - set(defaults)
+        declared = set(limits) | set(choices or {}) | set(process_wide or {}) | set(file_params)
+        unknown = declared - set(defaults)
         if unknown:
             raise ValueError(
                 f"{self.game_name} agent {name!r}: limits for unknown parameters {sorted(unknown)}"
@@ -143,6 +152,22 @@ class AgentRegistry:
         self._factories[name] = (factory, defaults, doc)
         self._limits[name] = limits
         self._choices[name] = dict(choices or {})
+        self._process_wide[name] = dict(process_wide or {})
+        self._file_params[name] = frozenset(file_params)
+
+    def check_shared(self, spec: AgentSpec, text: str) -> None:
+        """Refuse what a client of a shared host (the web app) may not set in spec ``text``: a
+        process-wide parameter, or a file path where a file parameter takes a shipped name."""
+        for key, value in spec.params.items():
+            why = self._process_wide[spec.name].get(key)
+            if why is not None:
+                raise ConfigError(f"agent spec {text!r}: {key} is the server's setting (it {why})")
+            if key in self._file_params[spec.name]:
+                name = str(value)
+                if Path(name).name != name or name.endswith(".pt"):
+                    raise ConfigError(
+                        f"agent spec {text!r}: {key}={name!r}: file paths are refused; name a shipped {key}"
+                    )
 
     def limits(self, name: str) -> dict[str, Bounds]:
         """The inclusive range of each numeric parameter of agent ``name``."""

@@ -104,6 +104,11 @@ class DouDizhuConfig:
     """``"douzero"`` (any kickers not in the body) or ``"rlcard"`` (no rocket, bomb or
     adjacent trio as wings; no rocket as the two solos of a four)."""
 
+    @property
+    def strict_wings(self) -> bool:
+        """RLCard's stricter wing rule is in force (what move generation's ``strict`` means)."""
+        return self.wing_rule == "rlcard"
+
     def __post_init__(self) -> None:
         get_rule(self.scoring)
         if self.wing_rule not in ("douzero", "rlcard"):
@@ -282,7 +287,7 @@ class DouDizhuGame:
             raise ConfigError("pass either a DouDizhuConfig or keyword options, not both")
         self.config = config
         self.rule = get_rule(config.scoring)
-        self.strict = config.wing_rule == "rlcard"
+        self.strict = config.strict_wings
         bound = self.rule.max_abs_score(3 if config.bidding else 1)
         self.info = GameInfo(
             name="doudizhu",

@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import numpy as np
@@ -293,12 +292,8 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
         for spec in specs:
             if spec is None:
                 continue
-            for key, value in registry.resolve(spec).params.items():
-                # a request may tune its own agent, not the server process or its files
-                if key == "threads":
-                    raise ConfigError(f"agent spec {spec!r}: threads is the server's setting")
-                if key == "model" and (Path(str(value)).name != str(value) or str(value).endswith(".pt")):
-                    raise ConfigError(f"agent spec {spec!r}: file paths are refused; name a shipped model")
+            # a request may tune its own agent, not the server process or its files
+            registry.check_shared(registry.resolve(spec), spec)
 
     def agent(self, seat: int) -> Agent[DecisionT]:
         agent = self._agents.get(seat)

@@ -134,4 +134,6 @@ REGISTRY.register(
     "supervised network imitating the rule agent: model = small | large (shipped) or a .pt path, "
     "temperature = 0 plays the top-scored move (>0 samples), threads = torch threads (0 = default)",
     limits={"temperature": (0.0, 100.0), "threads": (0, 64)},
+    process_wide={"threads": "sets torch's thread count for the whole process"},
+    file_params=("model",),
 )

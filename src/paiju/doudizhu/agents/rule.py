@@ -377,7 +377,7 @@ class RuleAgent:
             return legal_actions[0]
         if not are_moves(legal_actions):
             raise ValueError(f"rule agent: in play the legal actions are moves, not {legal_actions[0]!r}")
-        sit = Situation.from_observation(observation, observation.config.wing_rule == "rlcard")
+        sit = Situation.from_observation(observation, observation.config.strict_wings)
         return rule_move(sit, legal_actions)
 
 

@@ -185,7 +185,7 @@ class SearchAgent:
         legal = legal_actions
         obs: DouDizhuObservation = observation
         self._game(obs.config)  # checks a wings=/scoring= alias against the game at once
-        sit = Situation.from_observation(obs, obs.config.wing_rule == "rlcard")
+        sit = Situation.from_observation(obs, obs.config.strict_wings)
         done = finishing_move(sit, legal)
         if done is not None:
             return done
