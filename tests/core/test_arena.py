@@ -37,7 +37,7 @@ DDZ_LIKE = GameEntry(
     "ddz_like", "x:y", "x:z", 3, ("duplicate", "rotation", "fixed"), ("landlord", "farmer", "farmer")
 )
 MJ_LIKE = GameEntry(
-    "mj_like", "x:y", "x:z", 4, ("rotation", "2v2", "fixed"), ("east", "south", "west", "north")
+    "mj_like", "x:y", "x:z", 4, ("rotation", "2v2", "2v2-all", "fixed"), ("east", "south", "west", "north")
 )
 
 
@@ -65,11 +65,24 @@ def test_2v2_alternates_seats_and_swaps() -> None:
     assert lineups("fixed", 1, MJ_LIKE) == [(0, 0, 0, 0)]
 
 
+def test_2v2_all_plays_every_seating_of_two_a_and_two_b_seats() -> None:
+    plans = lineups("2v2-all", 2, MJ_LIKE)
+    # C(4, 2) = 6 seatings, each written out by hand
+    assert sorted(plans) == sorted([
+        (0, 0, 1, 1), (0, 1, 0, 1), (0, 1, 1, 0), (1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 0),
+    ])
+    for seat in range(4):  # every agent sits in every seat equally often
+        assert sum(p[seat] == 0 for p in plans) == 3
+    for seat in range(4):  # and discards to (sits before) the other agent equally often
+        assert sum(p[seat] != p[(seat + 1) % 4] for p in plans) == 4
+
+
 @pytest.mark.parametrize(
     ("fmt", "n_agents", "entry", "message"),
     [
         ("duplicate", 3, DDZ_LIKE, "needs 2 agents"),
         ("2v2", 2, DDZ_LIKE, "not available for ddz_like"),
+        ("2v2-all", 3, MJ_LIKE, "needs 2 agents"),
         ("rotation", 2, MJ_LIKE, "needs 4 agents"),
         ("swap", 2, DDZ_LIKE, "not available"),
         ("fixed", 2, DDZ_LIKE, "needs 3 agents"),

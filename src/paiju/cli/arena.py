@@ -37,7 +37,8 @@ def arena(
         str | None,
         typer.Option(
             "--format", "-f",
-            help="duplicate | swap | rotation | 2v2 | fixed (default: the game's first supported format).",
+            help="duplicate | swap | rotation | 2v2 | 2v2-all | fixed "
+            "(default: the game's first supported format).",
         ),
     ] = None,
     options: Annotated[

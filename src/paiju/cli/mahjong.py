@@ -219,7 +219,13 @@ def arena(
         int,
         typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play (a whole number of deals)."),
     ] = 200,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="2v2 (A B A B / B A B A) or rotation.")] = "2v2",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f",
+            help="2v2 (A B A B / B A B A), 2v2-all (all 6 seatings of two A, two B) or rotation.",
+        ),
+    ] = "2v2",
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Run seed (deals and agents derive from it).")
     ] = 0,

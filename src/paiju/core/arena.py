@@ -15,6 +15,10 @@ Formats (a game's registry entry says which it supports); ``k`` line-ups per dea
 * ``swap`` — 2-player games: A B, then B A on the same deal.
 * ``rotation`` — one agent per seat, cycled so every agent sits in every seat on every deal.
 * ``2v2`` — 4-seat games with two agents: A B A B, then B A B A (the mahjong paper's set-up).
+* ``2v2-all`` — 4-seat games with two agents, two seats each, over every distinct seating:
+  the 6 arrangements of two A and two B seats (AABB, ABAB, ABBA, BAAB, BABA, BBAA) on every
+  deal, so seat order and adjacency (who discards to whom) cancel out too. ``2v2`` keeps its
+  meaning because recorded runs and their resume depend on it.
 * ``fixed`` — agents seated as given (or one agent in every seat: self-play).
 
 ``n_games`` counts games, so it must be a multiple of ``k``.
@@ -32,6 +36,7 @@ difference of their duplicate scores, which in zero-sum Dou Dizhu equals (A's la
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import multiprocessing
@@ -90,11 +95,8 @@ def lineups(fmt: str, n_agents: int, entry: GameEntry) -> list[tuple[int, ...]]:
             raise ConfigError(f"format 'swap' is for 2-player games; {entry.name} has {n} seats")
         _need(fmt, n_agents, 2, "A and B")
         return [(0, 1), (1, 0)]
-    if fmt == "2v2":
-        if n != 4:
-            raise ConfigError(f"format '2v2' is for 4-player games; {entry.name} has {n} seats")
-        _need(fmt, n_agents, 2, "A and B, seated A B A B then B A B A")
-        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    if fmt in ("2v2", "2v2-all"):
+        return _two_vs_two(fmt, n_agents, entry)
     if fmt == "duplicate":
         sides = list(entry.sides().values())
         if len(sides) < 2:
@@ -109,6 +111,17 @@ def lineups(fmt: str, n_agents: int, entry: GameEntry) -> list[tuple[int, ...]]:
             out.append(tuple(seats))
         return out
     raise ConfigError(f"unknown arena format {fmt!r}")
+
+
+def _two_vs_two(fmt: str, n_agents: int, entry: GameEntry) -> list[tuple[int, ...]]:
+    """A B A B / B A B A (``2v2``), or all 6 seatings of two A and two B seats (``2v2-all``)."""
+    if entry.num_players != 4:
+        raise ConfigError(f"format {fmt!r} is for 4-player games; {entry.name} has {entry.num_players} seats")
+    if fmt == "2v2":
+        _need(fmt, n_agents, 2, "A and B, seated A B A B then B A B A")
+        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    _need(fmt, n_agents, 2, "A and B, two seats each, in all 6 seatings")
+    return [s for s in itertools.product((0, 1), repeat=4) if sum(s) == 2]
 
 
 def _need(fmt: str, got: int, want: int, what: str) -> None:

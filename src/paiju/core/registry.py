@@ -20,7 +20,7 @@ from paiju.core.agents import AgentRegistry
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Game
 
-FORMATS = ("duplicate", "rotation", "2v2", "swap", "fixed")
+FORMATS = ("duplicate", "rotation", "2v2", "2v2-all", "swap", "fixed")
 """Arena formats (:mod:`paiju.core.arena` documents each)."""
 
 
@@ -130,7 +130,7 @@ for _entry in (
     ),
     GameEntry(
         "mahjong", "paiju.mahjong.game:MahjongGame", "paiju.mahjong.agents:REGISTRY", 4,
-        ("rotation", "2v2", "fixed"), ("east", "south", "west", "north"),
+        ("rotation", "2v2", "2v2-all", "fixed"), ("east", "south", "west", "north"),
         "Taiwan 16-tile mahjong; seat 0 is the dealer (east)",
     ),
     GameEntry(
