@@ -25,7 +25,6 @@ import json
 import platform
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from paiju.cli.common import split_agents
 from paiju.core.agents import random_agents
 from paiju.core.protocol import play_game
 from paiju.core.rng import derive_seed
+from paiju.core.runner import Backend, run_tasks
 from paiju.core.stats import proportion_ci
 from paiju.yuxi.agents import REGISTRY
 from paiju.yuxi.board import BOARDS
@@ -110,7 +110,7 @@ def _one_game(args: tuple[str, str, str, int, int]) -> tuple[float, float]:
     specs[seat] = hero
     agents = [REGISTRY.make(s, derive_seed(seed, 50 + k)) for k, s in enumerate(specs)]
     start = time.perf_counter()
-    state, _ = play_game(game, agents, seed)
+    state = play_game(game, agents, seed).state
     r = state.returns()[seat]
     return (1.0 if r > 0 else 0.5 if r == 0 else 0.0), time.perf_counter() - start
 
@@ -122,7 +122,7 @@ def strength(
     games: int,
     repeats: int,
     base_seed: int,
-    pool: ProcessPoolExecutor | None,
+    backend: Backend,
 ) -> dict[str, Any]:
     per_repeat = []
     seconds = []
@@ -131,7 +131,9 @@ def strength(
             (board, hero, villain, int(derive_seed(base_seed, rep, i // 2) % 2**31), i % 2)
             for i in range(games)
         ]
-        results = list(pool.map(_one_game, jobs)) if pool is not None else [_one_game(j) for j in jobs]
+        done: dict[int, tuple[float, float]] = {}
+        run_tasks(_one_game, jobs, done.__setitem__, backend=backend)
+        results = [done[i] for i in range(len(jobs))]
         est = proportion_ci(sum(p for p, _ in results), games)
         per_repeat.append(est.as_dict())
         seconds.extend(s for _, s in results)
@@ -213,26 +215,22 @@ def main() -> None:
         )
         print("| board | agent | opponent | median win rate | per-repeat rates [95% CI] | median s/game |")
         print("|---|---|---|---|---|---|")
-        pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-        try:
-            for hero in heroes:
-                for board in boards:
-                    for villain in ("random", "greedy"):
-                        if villain == hero:
-                            continue
-                        r = strength(board, hero, villain, args.games, args.repeats, 7, pool)
-                        results["strength"].append(r)
-                        reps = "; ".join(
-                            f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]" for e in r["per_repeat"]
-                        )
-                        print(
-                            f"| {board} | {hero} | {villain} | {r['median_win_rate']:.3f} | {reps} | "
-                            f"{r['median_seconds_per_game']:.2f} |",
-                            flush=True,
-                        )
-        finally:
-            if pool is not None:
-                pool.shutdown()
+        backend = Backend(workers=args.workers)
+        for hero in heroes:
+            for board in boards:
+                for villain in ("random", "greedy"):
+                    if villain == hero:
+                        continue
+                    r = strength(board, hero, villain, args.games, args.repeats, 7, backend)
+                    results["strength"].append(r)
+                    reps = "; ".join(
+                        f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]" for e in r["per_repeat"]
+                    )
+                    print(
+                        f"| {board} | {hero} | {villain} | {r['median_win_rate']:.3f} | {reps} | "
+                        f"{r['median_seconds_per_game']:.2f} |",
+                        flush=True,
+                    )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(results, fh, indent=2)

@@ -148,7 +148,8 @@ def test_tictactoe_mcts_never_loses_to_minimax() -> None:
         seat = i % 2
         agents: list[Any] = [MinimaxAgent(derive_seed(5, i))]
         agents.insert(seat, MCTSAgent(game, seed=derive_seed(6, i), simulations=1500))
-        final, history = play_game(game, agents, seed=i)
+        played = play_game(game, agents, seed=i)
+        final, history = played.state, played.actions
         assert final.returns()[seat] >= 0, f"MCTS lost as seat {seat}: {history}"
 
 

@@ -18,7 +18,6 @@ from paiju.core.arena import (
     agent_seed,
     lineups,
     match_plan,
-    play_recorded,
     replay_check,
     run_arena,
     run_games,
@@ -118,17 +117,20 @@ def test_swap_replays_the_same_cards_as_play_game_with_that_seed() -> None:
         assert rows[2 * d]["deal"] == rows[2 * d + 1]["deal"]
 
 
-def test_play_recorded_matches_play_game_and_keeps_notation() -> None:
+def test_recording_notation_does_not_change_the_game() -> None:
     game = KuhnPokerGame()
     for seed in range(30):
         a = [REGISTRY.make("nash", seed=1), REGISTRY.make("random", seed=2)]
         b = [REGISTRY.make("nash", seed=1), REGISTRY.make("random", seed=2)]
-        played = play_recorded(game, a, seed)
-        state, history = play_game(game, b, seed)
-        assert played.actions == history and played.state.returns() == state.returns()
-        assert played.moves[:2] == [f"deal {c}" for c in state.deal_notation()]  # type: ignore[attr-defined]
-        assert played.moves[2:] == [("pass", "bet")[x] for x in history[2:]]
-        assert played.move_players == [-1, -1] + [i % 2 for i in range(len(history) - 2)]
+        recorded = play_game(game, a, seed, notation=True)
+        plain = play_game(game, b, seed)
+        history = plain.actions
+        assert recorded.actions == history and recorded.state.returns() == plain.state.returns()
+        assert plain.moves == []
+        deal = plain.state.deal_notation()  # type: ignore[attr-defined]
+        assert recorded.moves[:2] == [f"deal {c}" for c in deal]
+        assert recorded.moves[2:] == [("pass", "bet")[x] for x in history[2:]]
+        assert recorded.players == [-1, -1] + [i % 2 for i in range(len(history) - 2)]
 
 
 # ---- the report against exact values ---------------------------------------------------------------

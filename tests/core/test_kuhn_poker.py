@@ -155,7 +155,7 @@ def test_nash_family_is_worth_minus_one_eighteenth_to_the_first_player(alpha: fl
 
 def test_nash_play_agrees_with_its_probabilities() -> None:
     agents = [REGISTRY.make("nash:alpha=0.2", seed=1), REGISTRY.make("nash", seed=2)]
-    total = sum(play_game(KuhnPokerGame(), agents, seed)[0].returns()[0] for seed in range(4000))
+    total = sum(play_game(KuhnPokerGame(), agents, seed).state.returns()[0] for seed in range(4000))
     # exact value -1/18 = -0.0556; the per-game sd is ~1.3, so 4 standard errors is ~0.08
     assert abs(total / 4000 + 1 / 18) < 0.08
 

@@ -64,7 +64,7 @@ def test_agent_is_legal_in_every_seat(spec: str, games: int, config_name: str) -
                 Checked(REGISTRY.make(spec if seat in (s, None) else "random", seed=derive_seed(g, s)), s)
                 for s in range(3)
             ]
-            state, _ = play_game(game, agents, seed=derive_seed(99, g, seat or 3))
+            state = play_game(game, agents, seed=derive_seed(99, g, seat or 3)).state
             assert state.is_terminal()
             assert sum(state.returns()) == pytest.approx(0.0)
             finished += 1
@@ -81,7 +81,7 @@ def test_same_seed_same_game(spec: str) -> None:
 
     def run() -> list[Action]:
         agents = [REGISTRY.make(spec, seed=5 + s) for s in range(3)]
-        return play_game(game, agents, seed=11)[1]
+        return play_game(game, agents, seed=11).actions
 
     np.random.seed(0)
     before = np.random.get_state()[1].copy()  # type: ignore[index]

@@ -169,7 +169,7 @@ def test_records_round_trip_and_rescore_random_games() -> None:
     for config in (DouDizhuConfig(), DouDizhuConfig(bidding=True, scoring="casual")):
         game = DouDizhuGame(config)
         for seed in range(15):
-            state, _ = play_game(game, random_agents(3, seed), seed)
+            state = play_game(game, random_agents(3, seed), seed).state
             record = state.record()
             again = GameRecord.from_dict(record.to_dict())
             assert again == record
@@ -258,9 +258,9 @@ def test_random_agent_registry_and_play() -> None:
     assert agent.name == "random" and "random" in REGISTRY.names()
     game = DouDizhuGame()
     agents = [REGISTRY.make("random", seed=s) for s in range(3)]
-    a, _ = play_game(game, agents, 9)
+    a = play_game(game, agents, 9).state
     agents = [REGISTRY.make("random", seed=s) for s in range(3)]
-    b, _ = play_game(game, agents, 9)
+    b = play_game(game, agents, 9).state
     assert a.record() == b.record()
     with pytest.raises(ConfigError):
         REGISTRY.make("random:budget=3")

@@ -78,7 +78,7 @@ def test_policy_plays_only_legal_moves_in_every_seat(model: str, config: DouDizh
             seed = derive_seed(11, seat, g)
             agents: list[Any] = [REGISTRY.make("random", seed=seed + s) for s in range(3)]
             agents[seat] = Checked(REGISTRY.make(f"policy:model={model}", seed=seed))
-            state, _ = play_game(game, agents, seed)
+            state = play_game(game, agents, seed).state
             assert state.is_terminal() and agents[seat].calls > 0
             assert sum(state.returns()) == pytest.approx(0.0)
 
@@ -88,7 +88,7 @@ def test_policy_is_deterministic_for_a_seed_and_temperature_samples_with_its_own
 
     def moves(spec: str, agent_seed: int) -> list[str]:
         agents = [REGISTRY.make(spec, seed=agent_seed + s) for s in range(3)]
-        _, history = play_game(game, agents, 5)
+        history = play_game(game, agents, 5).actions
         return [str(a) for a in history]
 
     assert moves("policy:model=large", 1) == moves("policy:model=large", 1)
@@ -179,7 +179,7 @@ def test_segment_log_softmax_matches_a_softmax_per_decision() -> None:
 def _some_decisions() -> list[Any]:
     game = DouDizhuGame()
     agents = [REGISTRY.make("greedy", seed=s) for s in range(3)]
-    _, history = play_game(game, agents, 8)
+    history = play_game(game, agents, 8).actions
     replay = game.new_state_from_deal(history[0])
     out = []
     for move in history[1:]:

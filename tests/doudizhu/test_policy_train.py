@@ -55,7 +55,7 @@ def test_training_script_writes_a_loadable_checkpoint_with_config_and_metrics(
     assert net.arch.hidden == 8 and metrics["parameters"] == sum(p.numel() for p in net.parameters())
     # the trained file is a playable agent
     agents = [REGISTRY.make(f"policy:model={out}", seed=s) for s in range(3)]
-    state, _ = play_game(DouDizhuGame(), agents, 0)
+    state = play_game(DouDizhuGame(), agents, 0).state
     assert state.is_terminal()
     # the same arguments and seed give the same weights (here run in-process)
     again = tmp_path / "again.pt"

@@ -200,7 +200,7 @@ def _mcts_against_random(games: int, simulations: int) -> None:
         mcts = MCTSAgent(game, seed=derive_seed(17, i, 0), simulations=simulations)
         rand = UniformRandomAgent(derive_seed(17, i, 1))
         agents = [mcts, rand] if mcts_seat == 0 else [rand, mcts]
-        final, _ = play_game(game, agents, seed=i)
+        final = play_game(game, agents, seed=i).state
         wins += final.returns()[mcts_seat] > 0
     estimate = proportion_ci(wins, games)
     assert wins / games >= 0.9, estimate

@@ -16,7 +16,7 @@ def test_every_game_loads_and_its_random_agents_play(name: str) -> None:
     registry = agent_registry(game)
     assert "random" in registry.names()
     agents = [registry.make("random", seed=s) for s in range(game.info.num_players)]
-    final, _ = play_game(game, agents, seed=0)
+    final = play_game(game, agents, seed=0).state
     assert final.is_terminal()
 
 

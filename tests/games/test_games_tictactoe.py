@@ -122,10 +122,12 @@ def test_registry_builds_seeded_agents() -> None:
     assert REGISTRY.names() == ["mcts", "random"]
     game = TicTacToe()
     agents = [REGISTRY.make("mcts:simulations=200", seed=1), REGISTRY.make("random", seed=2)]
-    final, history = play_game(game, agents, seed=0)
-    final2, history2 = play_game(
+    played = play_game(game, agents, seed=0)
+    final, history = played.state, played.actions
+    again = play_game(
         game, [REGISTRY.make("mcts:simulations=200", seed=1), REGISTRY.make("random", seed=2)], seed=0
     )
+    final2, history2 = again.state, again.actions
     assert history == history2 and final.returns() == final2.returns()
     assert isinstance(REGISTRY.make("random", seed=0), UniformRandomAgent)
     with pytest.raises(ConfigError, match="unknown parameter"):

@@ -88,7 +88,7 @@ def test_every_agent_plays_legal_hands_to_the_end() -> None:
     for i, specs in enumerate(lineups):
         for seed in range(2):
             agents = [REGISTRY.make(s, seed=10 * i + seat) for seat, s in enumerate(specs)]
-            state, _ = play_game(GAME, agents, seed=100 * i + seed)
+            state = play_game(GAME, agents, seed=100 * i + seed).state
             assert state.is_terminal()
             assert sum(state.returns()) == 0
 

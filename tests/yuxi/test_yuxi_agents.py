@@ -22,7 +22,7 @@ def _match(game: YuxiGame, hero: str, villain: str, games: int, seed: int) -> fl
         specs = [villain, villain]
         specs[seat] = hero
         agents = [REGISTRY.make(s, derive_seed(seed, i, k)) for k, s in enumerate(specs)]
-        state, _ = play_game(game, agents, derive_seed(seed, i))
+        state = play_game(game, agents, derive_seed(seed, i)).state
         r = state.returns()[seat]
         points += 1.0 if r > 0 else 0.5 if r == 0 else 0.0
     return points

@@ -63,7 +63,8 @@ def test_invariants_hold_over_many_random_games(board: str) -> None:
         key = (*decks, die)
         if key not in games:
             games[key] = YuxiGame(board=board, decks=decks, die_bonus=die, check_invariants=True)
-        state, history = play_game(games[key], random_agents(2, i), seed=i)
+        played = play_game(games[key], random_agents(2, i), seed=i)
+        state, history = played.state, played.actions
         decisions = sum(1 for a in history if isinstance(a, int))
         longest = max(longest, decisions)
         outcomes[state.returns()[0]] += 1
@@ -74,8 +75,10 @@ def test_invariants_hold_over_many_random_games(board: str) -> None:
 
 def test_same_seed_same_game_and_clone_is_deep() -> None:
     game = YuxiGame(board="4x4")
-    a, ha = play_game(game, random_agents(2, 9), seed=4)
-    b, hb = play_game(game, random_agents(2, 9), seed=4)
+    played = play_game(game, random_agents(2, 9), seed=4)
+    a, ha = played.state, played.actions
+    played = play_game(game, random_agents(2, 9), seed=4)
+    b, hb = played.state, played.actions
     assert ha == hb and a.final_scores() == b.final_scores()
     st = new_game(game, 1)
     copy = st.clone()

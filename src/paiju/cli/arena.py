@@ -54,6 +54,9 @@ def arena(
     workers: Annotated[
         int, typer.Option(min=1, max=MAX_WORKERS, help="Worker processes (results identical to 1).")
     ] = 1,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Play on Ray: $RAY_ADDRESS's cluster, else a local instance.")
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     record: Annotated[
         Path | None,
@@ -75,11 +78,13 @@ def arena(
     paiju arena -g doudizhu -a search:wings=rlcard,rlcard-rule -o wing_rule=rlcard -n 400
     """
     from paiju.core.arena import run_arena
+    from paiju.core.runner import Backend
 
     game_options = validate_game_options(game, options)
     report = run_arena(
-        game, split_agents(agents), games, seed, fmt=fmt, workers=workers, out_dir=record,
+        game, split_agents(agents), games, seed, fmt=fmt, out_dir=record,
         progress=progress and not json_out, game_options=game_options,
+        backend=Backend(workers=workers, ray=ray),
     )
     if json_out:
         print_json(report.as_dict())

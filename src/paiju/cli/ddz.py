@@ -143,39 +143,40 @@ def play_command(
     """Play one game between three agents and print a readable transcript."""
     from paiju.cli.common import print_json
     from paiju.cli.validate import agent_line_up
-    from paiju.core.rng import as_generator, derive_seed
+    from paiju.core.protocol import PlayedGame, State, play_game
+    from paiju.core.rng import derive_seed
     from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.cards import Deal
-    from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame
+    from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuState
+    from paiju.doudizhu.moves import Move
 
     specs = agent_line_up(agents, REGISTRY, expected=3)
     players = [REGISTRY.make(spec, seed=derive_seed(seed, 1, i)) for i, spec in enumerate(specs)]
     rules = {"scoring": scoring} if scoring is not None else {}  # the game's default otherwise
     game = DouDizhuGame(DouDizhuConfig(bidding=bidding, wing_rule=wings, **rules))
-    state = game.new_initial_state()
-    chance = as_generator(derive_seed(seed, 0))
+    start = game.new_initial_state()
     if deal is not None:
-        state.apply(Deal.parse(deal))
+        start.apply(Deal.parse(deal))
     lines: list[str] = []
     turn = 0
-    limit = game.info.max_game_length * 4 + 100
-    while not state.is_terminal():
-        if state.is_chance_node():
-            dealt = state.apply_chance(chance)
-            lines.append(f"deal {dealt}")
-            continue
-        seat = state.current_player()
-        action = players[seat].act(state.observation(seat), state.legal_actions())
-        state.apply(action)
+
+    def transcript(state: State, played: PlayedGame) -> None:
+        nonlocal turn
+        assert isinstance(state, DouDizhuState)
+        seat, action = played.players[-1], played.actions[-1]
+        if seat < 0:
+            lines.append(f"deal {action}")
+            return
         turn += 1
-        if turn > limit:
-            raise RuntimeError("Dou Dizhu game did not end: a rules bug")
         if isinstance(action, Bid):
             lines.append(f"{turn:>3}. seat {seat} ({specs[seat]}): {action}")
-        else:
+        elif isinstance(action, Move):
             who = f"seat {seat} {state.role_name(seat):<8} ({specs[seat]})"
             text = "pass" if action.is_pass else f"{action}  [{action.type.label}]"
             lines.append(f"{turn:>3}. {who}: {text}")
+
+    state = play_game(game, players, derive_seed(seed, 0), start=start, after_move=transcript).state
+    assert isinstance(state, DouDizhuState)
     record = state.record()
     returns = state.returns()
     if as_json:

@@ -28,12 +28,13 @@ def demo(
 
     from paiju.cli.common import console
     from paiju.cli.validate import agent_line_up
+    from paiju.core.protocol import PlayedGame, State, play_game
     from paiju.core.rng import derive_seed
     from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.cards import Deal
-    from paiju.doudizhu.game import DouDizhuGame
+    from paiju.doudizhu.game import DouDizhuGame, DouDizhuState
     from paiju.doudizhu.movegen import generate
-    from paiju.doudizhu.moves import key_of
+    from paiju.doudizhu.moves import Move, key_of
     from paiju.doudizhu.split import split
 
     specs = agent_line_up(agents, REGISTRY, expected=3)
@@ -72,15 +73,16 @@ def demo(
 
     console.print(Rule(f"a full game: {', '.join(specs)}"))
     game = DouDizhuGame()
-    state = game.new_state_from_deal(deal)
-    turn = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        action = players[seat].act(state.observation(seat), state.legal_actions())
-        state.apply(action)
-        turn += 1
+
+    def transcript(at: State, played: PlayedGame) -> None:
+        assert isinstance(at, DouDizhuState)
+        seat, action = played.players[-1], played.actions[-1]
+        assert isinstance(action, Move)
         text = "pass" if action.is_pass else f"{action}  [{action.type.label}]"
-        say(f"{turn:>3}. {state.role_name(seat):<8} ({specs[seat]}): {text}")
+        say(f"{len(played.actions):>3}. {at.role_name(seat):<8} ({specs[seat]}): {text}")
+
+    state = play_game(game, players, seed, start=game.new_state_from_deal(deal), after_move=transcript).state
+    assert isinstance(state, DouDizhuState)
     winner = state.winner
     side = "the landlord" if winner == state.landlord else "the farmers"
     returns = state.returns()

@@ -110,9 +110,10 @@ def play(
     json_out: Annotated[bool, typer.Option("--json", help="Print the moves and the result as JSON.")] = False,
 ) -> None:
     """Play one hand and print a readable transcript, with the scoring breakdown of each win."""
+    from paiju.core.protocol import State, play_game
     from paiju.core.rng import derive_seed
     from paiju.mahjong.agents import REGISTRY
-    from paiju.mahjong.game import MahjongGame
+    from paiju.mahjong.game import MahjongGame, MahjongState
 
     specs = agent_line_up(agents, REGISTRY, expected=4)
     players = [REGISTRY.make(s, seed=derive_seed(seed, 1 + i)) for i, s in enumerate(specs)]
@@ -121,8 +122,10 @@ def play(
     lines: list[str] = []
     moves: list[dict[str, Any]] = []
 
+    names = [f"{_WINDS[state.seat_wind(seat)]}{seat} {players[seat].name}" for seat in range(4)]
+
     def who(seat: int) -> str:
-        return f"{_WINDS[state.seat_wind(seat)]}{seat} {players[seat].name}"
+        return names[seat]
 
     from paiju.mahjong.game import PASS, DrawKind, Phase
     from paiju.mahjong.tiles import format_counts, tile_name
@@ -130,21 +133,23 @@ def play(
     lines.append(f"seed {seed}; dealer seat {state.dealer}; round wind {_WINDS[state.round_wind]}")
     for seat in range(4):
         lines.append(f"  {who(seat)}: {format_counts(state.hands[seat])}")
-    while not state.is_terminal():
-        seat = state.current_player()
-        obs = state.observation(seat)
-        legal = state.legal_actions()
-        if state.phase == Phase.TURN and state.drawn >= 0 and state.draw_kind != DrawKind.NONE:
-            kind = "replacement " if state.draw_kind == DrawKind.REPLACEMENT else ""
-            drawn = f"draws {kind}{tile_name(state.drawn)}, "
-        else:
-            drawn = ""
-        action = players[seat].act(obs, legal)
-        text = state.action_to_string(action)
+    drawn: list[tuple[bool, str]] = []  # per move: was it a turn (not a claim window), what was drawn
+
+    def note_draw(at: State, seat: int) -> None:
+        assert isinstance(at, MahjongState)
+        text = ""
+        if at.phase == Phase.TURN and at.drawn >= 0 and at.draw_kind != DrawKind.NONE:
+            kind = "replacement " if at.draw_kind == DrawKind.REPLACEMENT else ""
+            text = f"draws {kind}{tile_name(at.drawn)}, "
+        drawn.append((at.phase == Phase.TURN, text))
+
+    played = play_game(game, players, seed, start=state, notation=True, before_move=note_draw)
+    for seat, action, text, (turn, draw) in zip(
+        played.players, played.actions, played.moves, drawn, strict=True
+    ):
         moves.append({"seat": seat, "action": int(action), "move": text})
-        if state.phase == Phase.TURN or action != PASS:
-            lines.append(f"{who(seat)}: {drawn}{text}")
-        state.apply(action)
+        if turn or action != PASS:
+            lines.append(f"{who(seat)}: {draw}{text}")
     result = state.last_result
     assert result is not None
     summary = _result_lines(state, result, [p.name for p in players])

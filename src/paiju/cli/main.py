@@ -82,6 +82,10 @@ def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
 
 
+INTERRUPTED = 130
+"""Typer's exit code for Ctrl-C (128 + SIGINT), which it returns instead of raising."""
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run ``paiju`` with ``argv`` (default: the process arguments); the exit code.
 
@@ -108,6 +112,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         print(f"error: {_one_line(err.format_message())}{where}", file=sys.stderr)
         return int(getattr(err, "exit_code", 2))
+    if result == INTERRUPTED:
+        print("interrupted: finished work is kept (recorded runs resume when rerun)", file=sys.stderr)
     return result if isinstance(result, int) else 0
 
 

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from paiju.cli.common import console, err_console, print_json
+from paiju.cli.common import console, print_json
 from paiju.cli.validate import (
     MAX_SEED,
     MAX_WORKERS,
@@ -22,6 +21,7 @@ from paiju.cli.validate import (
     output_file,
 )
 from paiju.core.errors import ConfigError
+from paiju.core.runner import Backend
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -31,6 +31,19 @@ SeedOpt = Annotated[
     typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of every random choice (same seed, same output)."),
 ]
 BoardsOpt = Annotated[str, typer.Option("--boards", help="Comma-separated boards among 3x3, 4x4, 6x4.")]
+WorkersOpt = Annotated[
+    int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local processes playing the games.")
+]
+RayOpt = Annotated[
+    bool, typer.Option("--ray", help="Play the games as Ray tasks ($RAY_ADDRESS, else a local Ray).")
+]
+JournalOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--journal", parser=output_file,
+        help="Append every finished batch of games to this JSONL file; rerun with it to resume.",
+    ),
+]
 
 
 def _boards(text: str) -> list[str]:
@@ -40,17 +53,6 @@ def _boards(text: str) -> list[str]:
     if not names:
         raise ConfigError(f"--boards {text!r}: name at least one board (3x3, 4x4, 6x4)")
     return names
-
-
-def _progress(label: str) -> Progress:
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-    )
 
 
 @app.command("play", cls=LimitsHelpCommand)
@@ -77,9 +79,10 @@ def play(
     as_json: JsonOpt = False,
 ) -> None:
     """Play one game between two agents, showing the board after each move."""
+    from paiju.core.protocol import PlayedGame, State, play_game
     from paiju.core.rng import as_generator, derive_seed
     from paiju.yuxi.agents import REGISTRY
-    from paiju.yuxi.game import YuxiConfig, YuxiGame
+    from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
     from paiju.yuxi.render import board_table
 
     specs = agent_line_up(agents, REGISTRY, expected=2)
@@ -94,29 +97,25 @@ def play(
             raise ConfigError(f"yuxi needs two deck names (seat 0, seat 1), got {given!r}")
         deck_pair = (given[0], given[1])
     game = YuxiGame(YuxiConfig(board=board, decks=deck_pair, die_bonus=die, swaps=swaps))
-    rng = as_generator(seed)
-    state = game.new_initial_state()
     moves: list[dict[str, object]] = []
     if not as_json:
         console.print(
             f"yuxi {game.config.board}: A = seat 0 ({specs[0]}, deck {deck_pair[0]}, moves first) vs "
             f"B = seat 1 ({specs[1]}, deck {deck_pair[1]}); seed {seed}"
         )
-    while not state.is_terminal():
-        player = state.current_player()
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-            who = "chance"
-        else:
-            action = players[player].act(state.observation(player), state.legal_actions())
-            who = "AB"[player]
-        text = state.action_to_string(action)
-        state.apply(action)
+
+    def show(at: State, played: PlayedGame) -> None:
+        assert isinstance(at, YuxiState)
+        who = "chance" if played.players[-1] < 0 else "AB"[played.players[-1]]
+        text = played.moves[-1]
         moves.append({"by": who, "move": text})
         if not as_json and not quiet:
             console.print(f"[bold]{who}[/bold]: {text}")
             if who != "chance" or text.startswith("deal"):
-                console.print(board_table(state))
+                console.print(board_table(at))
+
+    state = play_game(game, players, seed, after_move=show, notation=True).state
+    assert isinstance(state, YuxiState)
     a, b = state.final_scores()
     winner = "A" if a > b else "B" if b > a else "draw"
     if as_json:
@@ -166,6 +165,9 @@ def audit(
         Path | None,
         typer.Option("--out", parser=output_file, help="Write the full report (JSON, with move lists)."),
     ] = None,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    journal: JournalOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Random and search self-play with every invariant checked after every action.
@@ -178,18 +180,10 @@ def audit(
     agent_line_up(search, REGISTRY, expected=1, option="--search")
     pairs = (("random", "random"), (search, search))
     board_list = _boards(boards)
-    if as_json:
-        report = run_audit(games, seed, boards=board_list, agent_pairs=pairs)
-    else:
-        with _progress("audit") as bar:
-            task = bar.add_task("audit", total=games)
-            report = run_audit(
-                games,
-                seed,
-                boards=board_list,
-                agent_pairs=pairs,
-                progress=lambda n: bar.update(task, completed=n),
-            )
+    report = run_audit(
+        games, seed, boards=board_list, agent_pairs=pairs, progress=not as_json,
+        backend=Backend(workers=workers, ray=ray), journal=journal,
+    )
     if out is not None:
         report.save(out)
     if as_json:
@@ -256,9 +250,9 @@ def balance(
         Path | None,
         typer.Option("--out-dir", parser=output_dir, help="Write report.md, report.json and PNG plots here."),
     ] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local processes playing the games.")
-    ] = 1,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    journal: JournalOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """First-player win rate per board with and without the die bonus, deck matrix, card stats."""
@@ -267,20 +261,10 @@ def balance(
 
     specs = agent_line_up(agents, REGISTRY, expected=2)
     board_list = _boards(boards)
-    total = games * len(board_list) * 2
-    if as_json:
-        report = run_balance(games, seed, agents=(specs[0], specs[1]), boards=board_list, workers=workers)
-    else:
-        with _progress("balance") as bar:
-            task = bar.add_task("balance", total=total)
-            report = run_balance(
-                games,
-                seed,
-                agents=(specs[0], specs[1]),
-                boards=board_list,
-                workers=workers,
-                progress=lambda n: bar.update(task, completed=n),
-            )
+    report = run_balance(
+        games, seed, agents=(specs[0], specs[1]), boards=board_list, progress=not as_json,
+        backend=Backend(workers=workers, ray=ray), journal=journal,
+    )
     if out_dir is not None:
         import json
 

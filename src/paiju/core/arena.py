@@ -39,12 +39,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import multiprocessing
-import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,14 +49,13 @@ import numpy as np
 
 import paiju
 from paiju.core.agents import AgentRegistry
-from paiju.core.errors import ConfigError, CorruptRecordError, IllegalMoveError
-from paiju.core.protocol import Action, Game, State
+from paiju.core.errors import ConfigError, CorruptRecordError
+from paiju.core.protocol import Game, PlayedGame, play_game
 from paiju.core.records import RUN_FILE, RecordWriter, read_records, record_fields, run_id_of
 from paiju.core.registry import GameEntry, get_entry
-from paiju.core.rng import as_generator, derive_seed
+from paiju.core.rng import derive_seed
+from paiju.core.runner import Backend, Progress, run_tasks
 from paiju.core.stats import Estimate, mean_ci, proportion_ci
-
-Progress = bool | Callable[[int, int], None]
 
 
 # ---- the match plan ------------------------------------------------------------------------------
@@ -152,47 +147,6 @@ def agent_seed(run_seed: int, game_index: int, seat: int) -> int:
 
 
 # ---- playing one game ----------------------------------------------------------------------------
-@dataclass
-class PlayedGame:
-    """A finished game with the notation of every move and each decision's time."""
-
-    state: State
-    actions: list[Action]
-    moves: list[str]
-    move_players: list[int]
-    move_ms: list[float]
-
-
-def play_recorded(game: Game, agents: Sequence[Any], seed: int) -> PlayedGame:
-    """Like :func:`paiju.core.protocol.play_game` (same chance draws), keeping notation and times."""
-    gen = as_generator(seed)
-    state = game.new_initial_state()
-    out = PlayedGame(state, [], [], [], [])
-    limit = game.info.max_game_length * 4 + 100
-    while not state.is_terminal():
-        player = state.current_player()
-        if state.is_chance_node():
-            action = state.sample_chance(gen)
-            ms = 0.0
-        else:
-            observation, legal = state.observation(player), state.legal_actions()
-            start = time.perf_counter()
-            action = agents[player].act(observation, legal)
-            ms = (time.perf_counter() - start) * 1000.0
-        out.moves.append(state.action_to_string(action))
-        try:
-            state.apply(action)
-        except IllegalMoveError as err:
-            name = getattr(agents[player], "name", "?")
-            raise IllegalMoveError(f"agent {name} in seat {player}: {err}") from None
-        out.actions.append(action)
-        out.move_players.append(player)
-        out.move_ms.append(ms)
-        if len(out.actions) > limit:
-            raise RuntimeError(f"{game.info.name} game exceeded {limit} moves: a rules bug")
-    return out
-
-
 def game_row(
     game_name: str, game: Game, played: PlayedGame, planned: PlannedGame, specs: Sequence[str],
     roles: Sequence[str], run_id: str, fmt: str,
@@ -203,7 +157,7 @@ def game_row(
     deal = fields.deal
     if deal is None:  # generic: the opening chance outcomes
         opening = []
-        for text, player in zip(played.moves, played.move_players, strict=True):
+        for text, player in zip(played.moves, played.players, strict=True):
             if player >= 0:
                 break
             opening.append(text)
@@ -223,7 +177,7 @@ def game_row(
         "seat_agents": list(planned.seat_agents),
         "roles": list(fields.roles if fields.roles is not None else roles),
         "moves": played.moves,
-        "move_players": played.move_players,
+        "move_players": played.players,
         "move_ms": played.move_ms,
         "returns": [float(r) for r in played.state.returns()],
         "score": fields.score,
@@ -235,7 +189,9 @@ def game_row(
 
 # ---- batches (run in this process or in worker processes) ----------------------------------------
 @dataclass(frozen=True)
-class _BatchTask:
+class BatchTask:
+    """Games of one run played as one runner task (everything a worker process needs)."""
+
     game_name: str
     options_json: str
     specs: tuple[str, ...]
@@ -256,7 +212,7 @@ def play_planned(
         registry.make(resolved[a], seed=agent_seed(run_seed, planned.index, seat))
         for seat, a in enumerate(planned.seat_agents)
     ]
-    return play_recorded(game, agents, planned.seed)
+    return play_game(game, agents, planned.seed, notation=True)
 
 
 def _load(game_name: str, options_json: str) -> tuple[Game, AgentRegistry, GameEntry]:
@@ -268,8 +224,8 @@ def _load(game_name: str, options_json: str) -> tuple[Game, AgentRegistry, GameE
     return _WORKER_CACHE[key]
 
 
-def _play_batch(task: _BatchTask) -> list[dict[str, Any]]:
-    """Top-level (picklable) worker function: play a batch of planned games into rows."""
+def play_batch(task: BatchTask) -> list[dict[str, Any]]:
+    """The runner's task function (top-level, so picklable): a batch of planned games into rows."""
     game, registry, entry = _load(task.game_name, task.options_json)
     resolved = [registry.resolve(spec) for spec in task.specs]
     rows = []
@@ -279,14 +235,6 @@ def _play_batch(task: _BatchTask) -> list[dict[str, Any]]:
             game_row(entry.name, game, played, planned, task.specs, entry.roles, task.run_id, task.fmt)
         )
     return rows
-
-
-play_batch = _play_batch
-"""Public name of the batch worker (what a custom ``executor`` of :func:`run_games` runs)."""
-
-BatchExecutor = Callable[[list[_BatchTask], int, Callable[[list[dict[str, Any]]], None]], None]
-"""``executor(tasks, workers, consume)``: runs :func:`play_batch` on every task somewhere
-(processes, a Ray cluster) and hands each batch's rows to ``consume`` in the calling process."""
 
 
 # ---- replaying recorded games --------------------------------------------------------------------
@@ -428,25 +376,22 @@ def run_games(
     game_options: dict[str, Any] | None = None,
     batch_size: int | None = None,
     keep_rows: bool | None = None,
-    executor: BatchExecutor | None = None,
+    backend: Backend | None = None,
 ) -> RunResult:
     """Play games ``0..n_games-1`` of a match, recording them to ``out_dir`` with resume.
 
     With ``out_dir``, games already recorded there (same run configuration) are skipped and
     each finished batch is written atomically, so an interrupted run restarted with the same
     arguments finishes the job without losing or duplicating games; ``n_games`` may also grow
-    to extend a finished run. ``workers > 1`` plays batches in spawned processes; the rows are
-    identical to ``workers=1`` (only decision times differ). ``progress`` is True for a Rich
-    progress bar or a callable ``(games_done, games_total)`` called after every batch.
-    ``keep_rows`` (default: only without ``out_dir``) returns the rows played in memory.
-    ``executor`` replaces the local process pool (e.g. Ray, :mod:`paiju.doudizhu.selfplay`):
-    it is called as ``executor(tasks, workers, consume)`` and must run :func:`play_batch` on
-    every task, passing each result to ``consume`` (in any order) in this process.
+    to extend a finished run. Batches of games are tasks of :func:`paiju.core.runner.run_tasks`:
+    ``workers > 1`` plays them in spawned processes, ``backend=Backend(ray=True, ...)`` on Ray;
+    the rows are identical to ``workers=1`` (only decision times differ). ``progress`` is True
+    for a Rich progress bar or a callable ``(games_done, games_total)`` called after every
+    batch. ``keep_rows`` (default: only without ``out_dir``) returns the rows played in memory.
     """
     setup = setup_match(game_name, agent_specs, seed, fmt, game_options)
     plan = match_plan(setup.lineups, n_games, seed)
-    if workers < 1:
-        raise ConfigError(f"workers must be at least 1, got {workers}")
+    backend = backend if backend is not None else Backend(workers=workers)
     keep = out_dir is None if keep_rows is None else keep_rows
     writer = RecordWriter(out_dir, setup.run_config) if out_dir is not None else None
     try:
@@ -454,34 +399,25 @@ def run_games(
         todo = [p for p in plan if p.index not in done]
         skipped = n_games - len(todo)
         if batch_size is None:
-            batch_size = max(1, min(200, math.ceil(len(todo) / (workers * 16)) if todo else 1))
+            batch_size = max(1, min(200, math.ceil(len(todo) / (backend.workers * 16)) if todo else 1))
         options_json = json.dumps(setup.options, sort_keys=True)
         tasks = [
-            _BatchTask(game_name, options_json, setup.specs, seed, setup.run_id, setup.fmt,
-                       tuple(todo[i : i + batch_size]))
+            BatchTask(game_name, options_json, setup.specs, seed, setup.run_id, setup.fmt,
+                      tuple(todo[i : i + batch_size]))
             for i in range(0, len(todo), batch_size)
         ]
         kept: list[dict[str, Any]] = []
-        finished = skipped
 
-        def consume(rows: list[dict[str, Any]], report: Callable[[int, int], None] | None) -> None:
-            nonlocal finished
+        def consume(_index: int, rows: list[dict[str, Any]]) -> None:
             if writer is not None:
                 writer.write_batch(rows)
             if keep:
                 kept.extend(rows)
-            finished += len(rows)
-            if report is not None:
-                report(finished, n_games)
 
-        with _progress_reporter(progress, n_games, skipped, f"{game_name} {setup.fmt}") as report:
-            if executor is not None and tasks:
-                executor(tasks, workers, lambda rows: consume(rows, report))
-            elif workers == 1 or len(tasks) <= 1:
-                for task in tasks:
-                    consume(_play_batch(task), report)
-            else:
-                _run_in_processes(tasks, workers, lambda rows: consume(rows, report))
+        run_tasks(
+            play_batch, tasks, consume, backend=backend, progress=progress, size=lambda t: len(t.games),
+            done=skipped, total=n_games, label=f"{game_name} {setup.fmt}",
+        )
         kept.sort(key=lambda r: r["game_index"])
         return RunResult(
             setup.run_id, setup.run_config, n_games, len(todo), skipped,
@@ -490,47 +426,6 @@ def run_games(
     finally:
         if writer is not None:
             writer.close()
-
-
-def _run_in_processes(
-    tasks: list[_BatchTask], workers: int, consume: Callable[[list[dict[str, Any]]], None]
-) -> None:
-    """Spawn-safe process pool: a top-level worker function, spawn context, bounded queue."""
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=ctx)
-    pending: set[Future[list[dict[str, Any]]]] = set()
-    queue = list(reversed(tasks))
-    try:
-        while queue or pending:
-            while queue and len(pending) < 2 * workers:  # bounded: results stream to disk
-                pending.add(pool.submit(_play_batch, queue.pop()))
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                consume(fut.result())
-    finally:
-        pool.shutdown(wait=not pending, cancel_futures=True)
-
-
-@contextmanager
-def _progress_reporter(
-    progress: Progress, total: int, done: int, label: str
-) -> Iterator[Callable[[int, int], None] | None]:
-    """Rich progress bar on stderr (``progress=True``), the user's callback, or nothing."""
-    if callable(progress):
-        yield progress
-        return
-    if not progress:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True),
-    ) as bar:
-        task = bar.add_task(label, total=total, completed=done)
-        yield lambda finished, _total: bar.update(task, completed=finished)
 
 
 # ---- the report ----------------------------------------------------------------------------------
@@ -765,11 +660,14 @@ def run_arena(
     progress: Progress = False,
     game_options: dict[str, Any] | None = None,
     batch_size: int | None = None,
+    backend: Backend | None = None,
 ) -> ArenaReport:
-    """Play a match and report it; with ``out_dir`` the games are recorded (and resumed)."""
+    """Play a match and report it; with ``out_dir`` the games are recorded (and resumed).
+    ``backend`` (e.g. ``Backend(workers=8, ray=True)``) overrides ``workers``."""
     result = run_games(
         game_name, agent_specs, n_games, seed, out_dir, workers, progress,
         fmt=fmt, game_options=game_options, batch_size=batch_size, keep_rows=out_dir is None,
+        backend=backend,
     )
     setup = result.setup
     if out_dir is None:

@@ -27,36 +27,31 @@ from typing import Any
 
 import numpy as np
 
+from paiju.core.agents import UniformRandomAgent
 from paiju.core.errors import IllegalMoveError
-from paiju.core.protocol import Action, Game, State
-from paiju.core.rng import as_generator
+from paiju.core.protocol import Action, Game, State, play_game
+from paiju.core.rng import as_generator, derive_seed
 
 
 def _random_playout(
     game: Game, seed: int, on_decision: Callable[[State, np.random.Generator], None] | None = None,
     disturb_global: bool = False,
 ) -> tuple[State, list[Action]]:
+    """A seeded game of uniformly random agents through :func:`play_game`; ``on_decision`` sees
+    each decision node first, and ``disturb_global`` draws from the global RNGs before every
+    move (a game that reads them would diverge)."""
     rng = as_generator(seed)
-    state = game.new_initial_state()
-    history: list[Action] = []
-    steps = 0
-    limit = game.info.max_game_length * 4 + 100
-    while not state.is_terminal():
-        if disturb_global:  # a game that reads global RNG state would diverge here
+    agents = [UniformRandomAgent(derive_seed(seed, 1 + p)) for p in range(game.info.num_players)]
+
+    def before(state: State, player: int) -> None:
+        if disturb_global:
             random.random()
             np.random.random()
-        if state.is_chance_node():
-            history.append(state.apply_chance(rng))
-        else:
-            if on_decision is not None:
-                on_decision(state, rng)
-            legal = state.legal_actions()
-            action = legal[int(rng.integers(len(legal)))]
-            state.apply(action)
-            history.append(action)
-        steps += 1
-        assert steps <= limit, f"{game.info.name}: game longer than {limit} steps"
-    return state, history
+        if on_decision is not None and player >= 0:
+            on_decision(state, rng)
+
+    played = play_game(game, agents, seed, before_move=before)
+    return played.state, played.actions
 
 
 def check_legal_actions(state: State) -> None:

@@ -22,9 +22,10 @@ Design points (``docs/design.md`` §1-4, §10-12):
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, Self, runtime_checkable
 
 import numpy as np
@@ -228,27 +229,179 @@ def new_game(game: Game, seed: SeedLike) -> State:
     return play_out_chance(game.new_initial_state(), seed)
 
 
+# ---- playing games ---------------------------------------------------------------------------
+BeforeMove = Callable[["State[Any]", int], None]
+"""``before_move(state, player)``: called before every move (chance included) is chosen."""
+AfterMove = Callable[["State[Any]", "PlayedGame[Any]"], None]
+"""``after_move(state, played)``: called after every move is applied; the move is the last of
+``played`` (``played.players[-1]``, ``played.actions[-1]``, and with notation ``played.moves[-1]``)."""
+
+
+@dataclass
+class PlayedGame(Generic[ActionT]):
+    """A game played by :func:`play_game`: the final state and every move, in order.
+
+    ``players[i]`` is the seat that made move ``i`` (:data:`CHANCE` for a chance event),
+    ``move_ms[i]`` the wall-clock milliseconds of its ``act`` call (0 for chance), and
+    ``moves[i]`` its notation (filled with ``notation=True``; the text is taken before the
+    move is applied, as a record writes it). ``error`` is set only with ``stop_on_error``:
+    what stopped the game (the state is then as the failing move left it).
+    """
+
+    state: State[ActionT]
+    actions: list[ActionT] = field(default_factory=list)
+    players: list[int] = field(default_factory=list)
+    move_ms: list[float] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    error: Exception | None = None
+
+
+def move_limit(game: Game[Any]) -> int:
+    """Moves after which a game that has not ended is a rules bug (generous: 4x the longest)."""
+    return game.info.max_game_length * 4 + 100
+
+
+class _Game(Generic[ActionT]):
+    """One game in progress: the step logic shared by :func:`play_game` and
+    :func:`play_games_lockstep`, so there is one loop however games are stepped."""
+
+    def __init__(
+        self, game: Game[ActionT], agents: Sequence[Agent[ActionT]], seed: SeedLike,
+        start: State[ActionT] | None, max_moves: int | None, notation: bool,
+        before_move: BeforeMove | None, after_move: AfterMove | None,
+        stop_on_error: bool,
+    ) -> None:
+        if len(agents) != game.info.num_players:
+            raise ValueError(f"{game.info.name} needs {game.info.num_players} agents, got {len(agents)}")
+        self.game, self.agents, self.gen = game, agents, as_generator(seed)
+        self.played = PlayedGame(start if start is not None else game.new_initial_state())
+        self.limit = max_moves if max_moves is not None else move_limit(game)
+        self.notation, self.before, self.after, self.stop = notation, before_move, after_move, stop_on_error
+
+    @property
+    def finished(self) -> bool:
+        return self.played.error is not None or self.played.state.is_terminal()
+
+    def advance(self) -> tuple[int, Any, list[ActionT]] | None:
+        """Play chance events; return the seat to decide with its observation and legal
+        moves, or None when the game is over."""
+        state = self.played.state
+        while not self.finished:
+            player = state.current_player()
+            if self.before is not None:
+                self.before(state, player)
+            if not state.is_chance_node():
+                return player, state.observation(player), state.legal_actions()
+            self.apply(player, state.sample_chance(self.gen), 0.0)
+        return None
+
+    def apply(self, player: int, action: ActionT, ms: float) -> None:
+        played, state = self.played, self.played.state
+        if self.notation:
+            played.moves.append(state.action_to_string(action))
+        played.actions.append(action)
+        played.players.append(player)
+        played.move_ms.append(ms)
+        try:
+            try:
+                state.apply(action)
+            except IllegalMoveError as err:
+                if player < 0:
+                    raise
+                name = getattr(self.agents[player], "name", "?")
+                raise IllegalMoveError(f"agent {name} in seat {player}: {err}") from None
+            if len(played.actions) > self.limit:
+                raise RuntimeError(f"{self.game.info.name} game exceeded {self.limit} moves: a rules bug")
+        except Exception as err:
+            if not self.stop:
+                raise
+            played.error = err
+            return
+        if self.after is not None:
+            self.after(state, played)
+
+    def decide(self, player: int, observation: Any, legal: list[ActionT]) -> None:
+        """The seated agent's move, timed, then applied."""
+        start = time.perf_counter()
+        try:
+            action = self.agents[player].act(observation, legal)
+        except Exception as err:
+            if not self.stop:
+                raise
+            self.played.error = err
+            return
+        self.apply(player, action, (time.perf_counter() - start) * 1000.0)
+
+
 def play_game(
-    game: Game[ActionT], agents: Sequence[Agent[ActionT]], seed: SeedLike, *, max_moves: int | None = None
-) -> tuple[State[ActionT], list[ActionT]]:
+    game: Game[ActionT],
+    agents: Sequence[Agent[ActionT]],
+    seed: SeedLike,
+    *,
+    start: State[ActionT] | None = None,
+    max_moves: int | None = None,
+    notation: bool = False,
+    before_move: BeforeMove | None = None,
+    after_move: AfterMove | None = None,
+    stop_on_error: bool = False,
+) -> PlayedGame[ActionT]:
     """Play one game: chance from ``seed``, each seat's decisions by ``agents[seat]``.
 
-    Returns the terminal state and every action (chance outcomes included) in order.
+    The one loop for a single game (the arena, self-play, audits, the CLI transcripts all
+    call it). It starts from ``game.new_initial_state()`` or from ``start`` (e.g. a state
+    set up from a given deal) and plays to the end, checking every move; an illegal move
+    raises :class:`IllegalMoveError` naming the agent and seat, and a game longer than
+    ``max_moves`` (default :func:`move_limit`) raises, since it is a rules bug. Hooks:
+    ``notation`` records each move's text; ``before_move`` / ``after_move`` see the state
+    around every move (transcripts, per-move checks); decision times are always kept.
+    With ``stop_on_error`` an exception of an agent or of the engine ends the game and is
+    returned in :attr:`PlayedGame.error` instead of raised (what an audit wants).
     """
-    if len(agents) != game.info.num_players:
-        raise ValueError(f"{game.info.name} needs {game.info.num_players} agents, got {len(agents)}")
-    gen = as_generator(seed)
-    state = game.new_initial_state()
-    history: list[ActionT] = []
-    limit = max_moves if max_moves is not None else game.info.max_game_length * 4 + 100
-    while not state.is_terminal():
-        if state.is_chance_node():
-            history.append(state.apply_chance(gen))
-            continue
-        player = state.current_player()
-        action = agents[player].act(state.observation(player), state.legal_actions())
-        state.apply(action)
-        history.append(action)
-        if len(history) > limit:
-            raise RuntimeError(f"{game.info.name} game exceeded {limit} moves: a rules bug")
-    return state, history
+    run = _Game(game, agents, seed, start, max_moves, notation, before_move, after_move, stop_on_error)
+    while (pending := run.advance()) is not None:
+        run.decide(*pending)
+    return run.played
+
+
+def play_games_lockstep(
+    game: Game[ActionT],
+    lineups: Sequence[Sequence[Agent[ActionT]]],
+    seeds: Sequence[SeedLike],
+    *,
+    max_moves: int | None = None,
+    notation: bool = False,
+) -> list[PlayedGame[ActionT]]:
+    """Play many games together, one decision of each waiting game per round, so that an
+    agent seated in several of them is asked for all its moves at once.
+
+    An agent with ``act_batch(observations, legal_actions_lists) -> actions`` (e.g. a network
+    agent: one forward pass for the whole batch) gets one call per round with the decisions
+    of every game in which it is to move, in game order; other agents are asked one by one.
+    Game ``i`` is played from ``seeds[i]`` by ``lineups[i]``; when no agent object is shared
+    between games, each game equals :func:`play_game` with the same seed and agents.
+    """
+    if len(lineups) != len(seeds):
+        raise ValueError(f"{len(lineups)} line-ups for {len(seeds)} seeds")
+    runs = [_Game(game, agents, seed, None, max_moves, notation, None, None, False)
+            for agents, seed in zip(lineups, seeds, strict=True)]
+    while True:
+        waiting: dict[int, list[tuple[_Game[ActionT], int, Any, list[ActionT]]]] = {}
+        for run in runs:
+            pending = run.advance()
+            if pending is not None:
+                player = pending[0]
+                waiting.setdefault(id(run.agents[player]), []).append((run, *pending))
+        if not waiting:
+            return [run.played for run in runs]
+        for group in waiting.values():
+            agent = group[0][0].agents[group[0][1]]
+            batch = getattr(agent, "act_batch", None)
+            if batch is None:
+                for run, player, observation, legal in group:
+                    run.decide(player, observation, legal)
+                continue
+            start = time.perf_counter()
+            actions = batch([g[2] for g in group], [g[3] for g in group])
+            ms = (time.perf_counter() - start) * 1000.0 / len(group)
+            for (run, player, _, _), action in zip(group, actions, strict=True):
+                run.apply(player, action, ms)

@@ -6,9 +6,9 @@ or after a resume) and writes them through :class:`paiju.core.records.RecordWrit
 batches, a run id per configuration), so self-play is the arena's ``fixed`` format — agent
 ``k`` in seat ``k`` (seat 0 the landlord), or one agent in every seat — plus two things:
 
-* an executor for a **Ray** cluster (:func:`ray_executor`), plugged into ``run_games``'s
-  ``executor`` hook, so the same games can be played on many machines; the rows are
-  identical to a local run (only the decision times differ);
+* the choice of backend of the project's one runner (:mod:`paiju.core.runner`): local
+  processes, or a **Ray** cluster (``use_ray``), so the same games can be played on many
+  machines; the rows are identical to a local run (only the decision times differ);
 * throughput figures (games/s) of the run.
 
 Interrupting a run (Ctrl-C, a killed job, a lost Ray node) loses at most the batches in
@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paiju.core.arena import BatchExecutor, Progress, RunResult, play_batch, run_games
+from paiju.core.arena import RunResult, run_games
 from paiju.core.errors import ConfigError
+from paiju.core.runner import Backend, Progress
 
 GAME = "doudizhu"
 
@@ -58,38 +59,6 @@ class SelfplayResult:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2) if self.run.played else None,
         }
-
-
-def ray_executor(address: str | None = None, init: bool = True) -> BatchExecutor:
-    """An executor running each batch as a Ray task, at most ``2 * workers`` in flight.
-
-    Ray is initialised on first use unless it already is (a test or a notebook may have
-    called ``ray.init`` itself): ``ray.init(address=address)`` joins the cluster at
-    ``address`` (default: ``$RAY_ADDRESS``), or starts a local instance when there is none.
-    """
-
-    def run(tasks: list[Any], workers: int, consume: Callable[[list[dict[str, Any]]], None]) -> None:
-        import ray
-
-        if not ray.is_initialized():
-            if not init:
-                raise ConfigError("Ray is not initialised; call ray.init() first or pass init=True")
-            ray.init(address=address if address is not None else os.environ.get("RAY_ADDRESS"))
-        remote = ray.remote(play_batch)
-        queue = list(reversed(tasks))
-        pending: list[Any] = []
-        try:
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    pending.append(remote.remote(queue.pop()))
-                done, pending = ray.wait(pending, num_returns=1)
-                for ref in done:
-                    consume(ray.get(ref))
-        finally:
-            for ref in pending:  # interrupted: do not leave tasks running on the cluster
-                ray.cancel(ref, force=True)
-
-    return run
 
 
 def validate_agents(specs: Sequence[str]) -> list[str]:
@@ -132,15 +101,14 @@ def selfplay(
     specs = validate_agents(agents)
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
-    executor = ray_executor(ray_address) if use_ray else None
+    backend = Backend(workers=workers, ray=use_ray, ray_address=ray_address)
     start = time.perf_counter()
     run = run_games(
         GAME, specs, games, seed, None if out_dir is None else Path(out_dir), workers, progress,
-        fmt="fixed", game_options=game_options, batch_size=batch_size, executor=executor,
+        fmt="fixed", game_options=game_options, batch_size=batch_size, backend=backend,
     )
     seconds = time.perf_counter() - start
-    backend = "ray" if use_ray else ("processes" if workers > 1 else "in-process")
-    return SelfplayResult(run, seconds, backend, workers)
+    return SelfplayResult(run, seconds, backend.name, workers)
 
 
-__all__ = ["SelfplayResult", "ray_executor", "selfplay", "validate_agents"]
+__all__ = ["SelfplayResult", "selfplay", "validate_agents"]

@@ -34,7 +34,6 @@ import argparse
 import dataclasses
 import json
 import math
-import multiprocessing
 import shlex
 import sys
 import time
@@ -47,6 +46,7 @@ import torch
 
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.records import RUN_FILE, read_records
+from paiju.core.runner import Backend, run_tasks
 from paiju.doudizhu.agents.policy import (
     Arch,
     PolicyNet,
@@ -175,9 +175,9 @@ def encode_all(items: list[Item], workers: int) -> list[Example]:
     if workers == 1 or len(items) < 2 * workers:
         return encode_games(items)
     chunks = [items[i::workers] for i in range(workers)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        parts = pool.map(encode_games, chunks)
-    return [d for part in parts for d in part]
+    parts: dict[int, list[Example]] = {}
+    run_tasks(encode_games, chunks, parts.__setitem__, backend=Backend(workers=workers))
+    return [d for i in range(len(chunks)) for d in parts[i]]
 
 
 def batch_of(data: list[Example], idx: np.ndarray) -> tuple[dict[str, torch.Tensor], torch.Tensor]:

@@ -35,7 +35,6 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -45,8 +44,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError
-from paiju.core.protocol import Action, Agent
+from paiju.core.protocol import Action, Agent, play_game
 from paiju.core.rng import SeedLike, as_generator, derive_seed
+from paiju.core.runner import Backend, run_tasks
 from paiju.doudizhu.scoring import DEFAULT_SCORING
 from paiju.tournament.distributions import DealDistribution, ScoreDistribution, canonical_deal
 
@@ -296,11 +296,8 @@ def play_deal(deal: str, members: tuple[str, str, str], seed: int, scoring: str 
 
     game = DouDizhuGame(scoring=scoring)
     agents = [make_member(m, derive_seed(seed, seat)) for seat, m in enumerate(members)]
-    state = game.new_state_from_deal(deal)
-    while not state.is_terminal():
-        player = state.current_player()
-        state.apply(agents[player].act(state.observation(player), state.legal_actions()))
-    return float(state.returns()[0])
+    played = play_game(game, agents, seed, start=game.new_state_from_deal(deal))
+    return float(played.state.returns()[0])
 
 
 def _play_chunk(chunk: _Chunk) -> list[float]:
@@ -370,49 +367,16 @@ def play_jobs(
         progress(done, total)
 
     def finish(i: int, scores: list[float]) -> None:
-        nonlocal done
         results[i] = scores
         if folder is not None:
             _write_chunk(folder / f"chunk-{i:06d}.parquet", chunks[i], scores)
-        done += len(scores)
-        if progress is not None:
-            progress(done, total)
 
-    if todo:
-        if use_ray:
-            _run_ray(chunks, todo, finish)
-        elif workers <= 1:
-            for i in todo:
-                finish(i, _play_chunk(chunks[i]))
-        else:
-            import multiprocessing
-
-            ctx = multiprocessing.get_context("spawn")  # no forked torch / thread state
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                futures = {pool.submit(_play_chunk, chunks[i]): i for i in todo}
-                from concurrent.futures import as_completed
-
-                for fut in as_completed(futures):
-                    finish(futures[fut], fut.result())
+    run_tasks(
+        _play_chunk, [chunks[i] for i in todo], lambda k, scores: finish(todo[k], scores),
+        backend=Backend(workers=workers, ray=use_ray), size=lambda c: len(c.jobs), done=done, total=total,
+        progress=progress if progress is not None else False,
+    )
     return np.array([s for i in range(len(chunks)) for s in results[i]], dtype=np.float64)
-
-
-def _run_ray(
-    chunks: Sequence[_Chunk], todo: Sequence[int], finish: Callable[[int, list[float]], None]
-) -> None:
-    """Play chunks as Ray tasks on the cluster at ``$RAY_ADDRESS`` (local Ray if unset)."""
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError("--ray needs the 'ray' package (pip install ray)") from None
-    if not ray.is_initialized():
-        ray.init(address=os.environ.get("RAY_ADDRESS"))
-    remote = ray.remote(_play_chunk)
-    pending = {remote.remote(chunks[i]): i for i in todo}
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            finish(pending.pop(ref), ray.get(ref))
 
 
 def _write_chunk(path: Path, chunk: _Chunk, scores: Sequence[float]) -> None:

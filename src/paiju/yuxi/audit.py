@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from paiju.core.errors import CorruptRecordError
+from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
+from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.effects import EffectFn
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
@@ -89,14 +91,15 @@ class AuditReport:
         )
 
 
+def _load_violation(v: dict[str, Any]) -> Violation:
+    return Violation(**{**v, "decks": tuple(v["decks"]), "agents": tuple(v["agents"])})
+
+
 def load_report(path: str | Path) -> AuditReport:
     """An audit report written by :meth:`AuditReport.save`; a bad file is a CorruptRecordError."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        violations = [
-            Violation(**{**v, "decks": tuple(v["decks"]), "agents": tuple(v["agents"])})
-            for v in data["violations"]
-        ]
+        violations = [_load_violation(v) for v in data["violations"]]
         return AuditReport(
             data["games"], data["steps"], data["seed"], violations, dict(data["games_by_agents"])
         )
@@ -127,26 +130,80 @@ def play_checked(
     from paiju.yuxi.agents import REGISTRY
 
     agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
-    rng = as_generator(seed)
-    state = game.new_initial_state()
-    moves: list[str] = []
-    limit = game.info.max_game_length * 4 + 100
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        else:
-            player = state.current_player()
-            action = agents[player].act(state.observation(player), state.legal_actions())
-        moves.append(state.action_to_string(action))
-        try:
-            state.apply(action)
-        except InvariantViolation as err:
-            return state, moves, err, len(moves)
-        except Exception as err:  # an engine crash is a finding too
-            return state, moves, err, len(moves)
-        if len(moves) > limit:
-            return state, moves, RuntimeError(f"game exceeded {limit} moves"), len(moves)
-    return state, moves, None, len(moves)
+    played = play_game(game, agents, seed, notation=True, stop_on_error=True)
+    assert isinstance(played.state, YuxiState)
+    return played.state, played.moves, played.error, len(played.moves)
+
+
+@dataclass(frozen=True)
+class AuditTask:
+    """Audit games of one runner task (the unit of parallel work and of resume)."""
+
+    indices: tuple[int, ...]
+    seed: int
+    boards: tuple[str, ...]
+    agent_pairs: tuple[tuple[str, str], ...]
+    decks: tuple[str, ...]
+    effect_overrides: tuple[tuple[str, EffectFn], ...] = ()
+
+
+@dataclass(frozen=True)
+class AuditedGame:
+    index: int
+    agents: str
+    steps: int
+    violation: Violation | None
+
+
+TASK_GAMES = 4
+_AUDIT_GAMES: dict[tuple[YuxiConfig, tuple[tuple[str, EffectFn], ...]], YuxiGame] = {}
+
+
+def audit_task(task: AuditTask) -> list[AuditedGame]:
+    """The runner's task function: play and check a few audit games."""
+    out = []
+    for index in task.indices:
+        game_seed, config, pair = audit_setup(task.seed, index, task.boards, task.agent_pairs, task.decks)
+        key = (config, task.effect_overrides)
+        game = _AUDIT_GAMES.get(key)
+        if game is None:
+            game = _AUDIT_GAMES[key] = YuxiGame(
+                config, check_invariants=True, effect_overrides=dict(task.effect_overrides)
+            )
+        _, moves, err, n = play_checked(game, pair, game_seed)
+        violation = None if err is None else _violation(index, game_seed, config, pair, moves, err)
+        out.append(AuditedGame(index, f"{pair[0]} vs {pair[1]}", n, violation))
+    return out
+
+
+def _violation(
+    index: int, game_seed: int, config: YuxiConfig, pair: tuple[str, str], moves: list[str], err: Exception
+) -> Violation:
+    if isinstance(err, InvariantViolation):
+        name, detail = err.invariant, err.detail
+    else:
+        name = "exception"
+        detail = f"{type(err).__name__}: {err} | " + " / ".join(
+            traceback.format_exception(err)[-3:-1]
+        ).replace("\n", " ")
+    return Violation(
+        index, game_seed, config.board, config.decks, config.die_bonus, pair, len(moves) - 1, name, detail,
+        moves,
+    )
+
+
+def _audited_to_json(games: list[AuditedGame]) -> list[dict[str, Any]]:
+    return [asdict(g) for g in games]
+
+
+def _audited_from_json(items: list[dict[str, Any]]) -> list[AuditedGame]:
+    return [
+        AuditedGame(
+            g["index"], g["agents"], g["steps"],
+            None if g["violation"] is None else _load_violation(g["violation"]),
+        )
+        for g in items
+    ]
 
 
 def run_audit(
@@ -160,51 +217,49 @@ def run_audit(
     ),
     decks: Sequence[str] | None = None,
     effect_overrides: Mapping[str, EffectFn] | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress = False,
+    workers: int = 1,
+    backend: Backend | None = None,
+    journal: str | Path | None = None,
 ) -> AuditReport:
     """Play ``games`` self-play games (boards and agent pairs in rotation, decks and die at
-    random per game) with the invariant checker on; collect every violation."""
-    violations: list[Violation] = []
-    steps = 0
+    random per game) with the invariant checker on; collect every violation.
+
+    The games are played by the project's runner (``workers`` local processes or
+    ``backend``; ``effect_overrides`` must then be top-level functions, to be pickled); every
+    game is seeded by its index, so the report does not depend on them. With ``journal``
+    (a JSONL file) finished games are appended there and a rerun resumes."""
+    deck_names = tuple(decks) if decks else tuple(YuxiConfig().table().decks)
+    overrides = tuple(sorted((effect_overrides or {}).items()))
+    tasks = [
+        AuditTask(tuple(range(i, min(games, i + TASK_GAMES))), seed, tuple(boards),
+                  tuple((a, b) for a, b in agent_pairs), deck_names, overrides)
+        for i in range(0, games, TASK_GAMES)
+    ]
+    config = {"kind": "yuxi-audit", "games": games, "seed": seed, "boards": list(boards),
+              "agent_pairs": [list(p) for p in agent_pairs], "decks": list(deck_names),
+              "effect_overrides": [f"{k}={getattr(f, '__qualname__', repr(f))}" for k, f in overrides],
+              "rules_version": YuxiGame().info.rules_version}
+    store = None if journal is None else TaskJournal(journal, config, _audited_to_json, _audited_from_json)
+    results: dict[int, list[AuditedGame]] = dict(store.results) if store is not None else {}
+    todo = [i for i in range(len(tasks)) if i not in results]
+
+    def consume(k: int, audited: list[AuditedGame]) -> None:
+        results[todo[k]] = audited
+        if store is not None:
+            store.add(todo[k], audited)
+
+    run_tasks(
+        audit_task, [tasks[i] for i in todo], consume, backend=backend or Backend(workers=workers),
+        progress=progress, size=lambda t: len(t.indices), done=sum(len(r) for r in results.values()),
+        total=games, label="yuxi audit",
+    )
+    played = [g for i in range(len(tasks)) for g in results[i]]
     by_agents: dict[str, int] = {}
-    games_cache: dict[YuxiConfig, YuxiGame] = {}
-    deck_names = list(decks) if decks else list(YuxiConfig().table().decks)
-    for index in range(games):
-        game_seed, config, pair = audit_setup(seed, index, boards, agent_pairs, deck_names)
-        game = games_cache.get(config)
-        if game is None:
-            game = games_cache[config] = YuxiGame(
-                config, check_invariants=True, effect_overrides=dict(effect_overrides or {})
-            )
-        _, moves, err, n = play_checked(game, pair, game_seed)
-        steps += n
-        label = f"{pair[0]} vs {pair[1]}"
-        by_agents[label] = by_agents.get(label, 0) + 1
-        if err is not None:
-            if isinstance(err, InvariantViolation):
-                name, detail = err.invariant, err.detail
-            else:
-                name = "exception"
-                detail = f"{type(err).__name__}: {err} | " + " / ".join(
-                    traceback.format_exception(err)[-3:-1]
-                ).replace("\n", " ")
-            violations.append(
-                Violation(
-                    index,
-                    game_seed,
-                    config.board,
-                    config.decks,
-                    config.die_bonus,
-                    pair,
-                    len(moves) - 1,
-                    name,
-                    detail,
-                    moves,
-                )
-            )
-        if progress is not None:
-            progress(index + 1)
-    return AuditReport(games, steps, seed, violations, by_agents)
+    for g in played:
+        by_agents[g.agents] = by_agents.get(g.agents, 0) + 1
+    violations = [g.violation for g in played if g.violation is not None]
+    return AuditReport(games, sum(g.steps for g in played), seed, violations, by_agents)
 
 
 def replay_moves(

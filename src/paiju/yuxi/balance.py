@@ -22,14 +22,16 @@ The report renders as Markdown tables (:meth:`BalanceReport.markdown`) and PNG p
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
+from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
 from paiju.core.stats import Estimate, proportion_ci
 from paiju.yuxi.actions import KIND_PLAY
 from paiju.yuxi.board import BOARDS
@@ -212,7 +214,7 @@ def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -
     from paiju.yuxi.agents import REGISTRY
 
     agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
-    _, history = play_game(game, agents, seed)
+    history = play_game(game, agents, seed).actions
     played: tuple[set[int], set[int]] = (set(), set())
     # replay to attribute each play to its seat (the history holds actions only); the replay
     # ends in the game's final state
@@ -236,15 +238,20 @@ def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -
     )
 
 
-def _balance_job(job: tuple[YuxiConfig, tuple[str, str], int]) -> GameRecord:
-    config, agents, game_seed = job
-    game = _GAMES.get(config)
-    if game is None:
-        game = _GAMES[config] = YuxiGame(config)
-    return play_balance_game(game, agents, game_seed)
+def _balance_task(jobs: tuple[tuple[YuxiConfig, tuple[str, str], int], ...]) -> list[GameRecord]:
+    """The runner's task: a few balance games (top-level, so worker processes can run it)."""
+    records = []
+    for config, agents, game_seed in jobs:
+        game = _GAMES.get(config)
+        if game is None:
+            game = _GAMES[config] = YuxiGame(config)
+        records.append(play_balance_game(game, agents, game_seed))
+    return records
 
 
 _GAMES: dict[YuxiConfig, YuxiGame] = {}
+TASK_GAMES = 8
+"""Games per runner task (the unit of parallel work and of resume)."""
 
 
 def balance_jobs(
@@ -264,6 +271,21 @@ def balance_jobs(
     return jobs
 
 
+def _record_to_json(records: list[GameRecord]) -> list[dict[str, Any]]:
+    return [dataclasses.asdict(r) for r in records]
+
+
+def _record_from_json(items: list[dict[str, Any]]) -> list[GameRecord]:
+    return [
+        GameRecord(
+            r["board"], bool(r["die_bonus"]), (r["decks"][0], r["decks"][1]),
+            (int(r["scores"][0]), int(r["scores"][1])), float(r["result"]),
+            (tuple(r["played"][0]), tuple(r["played"][1])),
+        )
+        for r in items
+    ]
+
+
 def run_balance(
     games: int,
     seed: int = 0,
@@ -272,28 +294,36 @@ def run_balance(
     boards: Sequence[str] = tuple(BOARDS),
     decks: Sequence[str] | None = None,
     workers: int = 1,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress = False,
+    journal: str | Path | None = None,
+    backend: Backend | None = None,
 ) -> BalanceReport:
     """``games`` games per (board, die setting); decks drawn at random per game (the same
-    draws and seeds for both die settings). ``workers > 1`` plays them on that many local
-    processes; every game is seeded by its index, so the report does not depend on it."""
+    draws and seeds for both die settings). The games are played by the project's runner
+    (``workers`` local processes, or ``backend``); every game is seeded by its index, so the
+    report does not depend on either. With ``journal`` (a JSONL file) every finished batch
+    of games is appended there, and rerunning with the same arguments resumes."""
     table = YuxiConfig().table()
     deck_names = list(decks) if decks else list(table.decks)
     jobs = balance_jobs(games, seed, agents, boards, deck_names)
-    records: list[GameRecord] = []
-    if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    tasks = [tuple(jobs[i : i + TASK_GAMES]) for i in range(0, len(jobs), TASK_GAMES)]
+    config = {"kind": "yuxi-balance", "games": games, "seed": seed, "agents": list(agents),
+              "boards": list(boards), "decks": deck_names, "rules_version": YuxiGame().info.rules_version}
+    store = None if journal is None else TaskJournal(journal, config, _record_to_json, _record_from_json)
+    results: dict[int, list[GameRecord]] = dict(store.results) if store is not None else {}
+    todo = [i for i in range(len(tasks)) if i not in results]
 
-        with ProcessPoolExecutor(workers) as pool:
-            for rec in pool.map(_balance_job, jobs, chunksize=4):
-                records.append(rec)
-                if progress is not None:
-                    progress(len(records))
-    else:
-        for job in jobs:
-            records.append(_balance_job(job))
-            if progress is not None:
-                progress(len(records))
+    def consume(k: int, records: list[GameRecord]) -> None:
+        results[todo[k]] = records
+        if store is not None:
+            store.add(todo[k], records)
+
+    run_tasks(
+        _balance_task, [tasks[i] for i in todo], consume, backend=backend or Backend(workers=workers),
+        progress=progress, size=len, done=sum(len(tasks[i]) for i in results), total=len(jobs),
+        label="yuxi balance",
+    )
+    records = [r for i in range(len(tasks)) for r in results[i]]
     return summarize(records, games, agents, seed, deck_names)
 
 

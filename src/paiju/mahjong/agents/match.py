@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paiju.core.arena import Progress, agent_labels, run_games, summarize
+from paiju.core.arena import agent_labels, run_games, summarize
+from paiju.core.runner import Progress
 from paiju.core.stats import Estimate, mean_ci, proportion_ci
 
 
