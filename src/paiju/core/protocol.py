@@ -285,40 +285,46 @@ class _Game(Generic[ActionT]):
     def advance(self) -> tuple[int, Any, list[ActionT]] | None:
         """Play chance events; return the seat to decide with its observation and legal
         moves, or None when the game is over."""
-        state = self.played.state
-        while not self.finished:
+        played = self.played
+        state, before = played.state, self.before
+        while played.error is None and not state.is_terminal():
             player = state.current_player()
-            if self.before is not None:
-                self.before(state, player)
-            if not state.is_chance_node():
+            if before is not None:
+                before(state, player)
+            if player != CHANCE:
                 return player, state.observation(player), state.legal_actions()
             self.apply(player, state.sample_chance(self.gen), 0.0)
         return None
 
     def apply(self, player: int, action: ActionT, ms: float) -> None:
-        played, state = self.played, self.played.state
+        played = self.played
+        state = played.state
         if self.notation:
             played.moves.append(state.action_to_string(action))
         played.actions.append(action)
         played.players.append(player)
         played.move_ms.append(ms)
         try:
-            try:
+            if player == CHANCE:
+                state.apply_trusted(action)  # drawn by the game's own sampler: legal by construction
+            else:
                 state.apply(action)
-            except IllegalMoveError as err:
-                if player < 0:
-                    raise
-                name = getattr(self.agents[player], "name", "?")
-                raise IllegalMoveError(f"agent {name} in seat {player}: {err}") from None
             if len(played.actions) > self.limit:
                 raise RuntimeError(f"{self.game.info.name} game exceeded {self.limit} moves: a rules bug")
+        except IllegalMoveError as err:
+            name = getattr(self.agents[player], "name", "?")
+            self._fail(IllegalMoveError(f"agent {name} in seat {player}: {err}"))
+            return
         except Exception as err:
-            if not self.stop:
-                raise
-            played.error = err
+            self._fail(err)
             return
         if self.after is not None:
             self.after(state, played)
+
+    def _fail(self, err: Exception) -> None:
+        if not self.stop:
+            raise err from None
+        self.played.error = err
 
     def decide(self, player: int, observation: Any, legal: list[ActionT]) -> None:
         """The seated agent's move, timed, then applied."""
