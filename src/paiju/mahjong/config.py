@@ -1,4 +1,4 @@
-"""Rule flags and the tai table of Taiwan 16-tile mahjong (no flowers).
+"""Rule flags and the tai table of Taiwan 16-tile mahjong (flowers optional, off by default).
 
 Every default below is a rule of ``docs/mahjong-rules.md`` (§8, T1-T3); the
 choices where the sources disagree are written down in ``docs/mahjong.md``. Both dataclasses
@@ -7,13 +7,17 @@ are frozen so a config can be shared by every state of a game (and by clones) sa
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
+from functools import cache
+from importlib import resources
 from typing import Literal
 
 from paiju.core.errors import ConfigError
 
 MultiRon = Literal["all", "head_bump"]
 Mode = Literal["hand", "game"]
+MissedScope = Literal["kind", "all"]
 
 EXTRA_PATTERNS = ("無字", "斷么九", "四槓", "明槓", "暗槓")
 MAX_HANDS_PER_GAME = 1000
@@ -86,12 +90,55 @@ class TaiTable:
     """明槓, per exposed or added kong (extra)."""
     concealed_kong: int = 2
     """暗槓, per concealed kong (extra)."""
+    seat_flower: int = 1
+    """正花, per own-seat flower held (only with ``MahjongConfig.flowers``)."""
+    flower_kong: int = 2
+    """花槓, per complete group of four flowers (春夏秋冬 or 梅蘭竹菊)."""
+    seven_rob_one: int = 8
+    """七搶一: holding seven flowers, win on the eighth when another player reveals it."""
+    eight_immortals: int = 8
+    """八仙過海: all eight flowers, a win by itself."""
+    heaven_ready: int = 16
+    """天聽 (only when ``MahjongConfig.heaven_ready`` is on): ready with the dealt tiles."""
+    ligu: int = 8
+    """嚦咕嚦咕 (only when ``MahjongConfig.ligu`` is on): seven pairs and a pung, concealed."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
             v = getattr(self, f.name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise ConfigError(f"tai value {f.name}={v!r} must be a non-negative int")
+
+
+FLAG_PATTERNS: dict[str, tuple[str, ...]] = {
+    "flowers": ("seat_flower", "flower_kong", "seven_rob_one", "eight_immortals"),
+    "heaven_ready": ("heaven_ready",),
+    "ligu": ("ligu",),
+}
+"""The ``TaiTable`` fields that count only when the ``MahjongConfig`` flag naming them is on."""
+
+
+@cache
+def tai_table_names() -> tuple[str, ...]:
+    """Names of the shipped tai-table presets (``paiju/mahjong/data/tai_<name>.json``)."""
+    files = resources.files("paiju.mahjong.data").iterdir()
+    names = (f.name for f in files)
+    return tuple(sorted(n[4:-5] for n in names if n.startswith("tai_") and n.endswith(".json")))
+
+
+@cache
+def load_tai_table(name: str) -> TaiTable:
+    """The preset ``name`` as a :class:`TaiTable`: the values its data file lists, the
+    ``atawmj_2009`` defaults for the patterns it does not."""
+    if name not in tai_table_names():
+        raise ConfigError(f"unknown tai_table {name!r}; known: {', '.join(tai_table_names())}")
+    text = resources.files("paiju.mahjong.data").joinpath(f"tai_{name}.json").read_text(encoding="utf-8")
+    values = json.loads(text)["values"]
+    known = {f.name for f in fields(TaiTable)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ConfigError(f"tai table {name!r}: unknown patterns {unknown}")
+    return TaiTable(**values)
 
 
 @dataclass(frozen=True)
@@ -106,9 +153,14 @@ class MahjongConfig:
     """Several players winning on one discard: all win (discarder pays each) or 截胡 (first in turn)."""
     missed_discard_lock: bool = True
     """過水: passing a winning tile forbids winning on that tile kind until one's own next discard."""
+    missed_discard_scope: MissedScope = "kind"
+    """What 過水 locks: ``"kind"`` the passed tile kind, on a discard or by self-draw (the default);
+    ``"all"`` every win on a discard (self-draw stays allowed), until one's own next discard."""
     min_tai: int = 0
     """Minimum hand tai (dealer tai excluded) for a win to be legal."""
     tai_table: str = "atawmj_2009"
+    """Tai preset, a data file of ``paiju/mahjong/data`` (:func:`tai_table_names`); it fills
+    ``tai`` unless ``tai`` is given with values that are not those of a shipped preset."""
     tai: TaiTable = field(default_factory=TaiTable)
     non_repeat: bool = True
     """Non-repeat principle (``docs/mahjong-rules.md`` T2): a pattern implied by a higher one is not added."""
@@ -120,6 +172,19 @@ class MahjongConfig:
     """地聽 (4 tai): ready after one's first discard with no calls yet, hand then never changed."""
     concealed_kong_public: bool = False
     """Whether others see the kind of a concealed kong (Taiwan custom: face down, hidden)."""
+    flowers: bool = False
+    """Play with the 8 flowers (144 tiles): each is revealed and replaced from the tail at once;
+    正花, 花槓, 七搶一 and 八仙過海 count (``docs/mahjong-rules.md`` §9)."""
+    heaven_ready: bool = False
+    """天聽: ready with the dealt tiles (the dealer after his first discard), hand never changed."""
+    ligu: bool = False
+    """嚦咕嚦咕: seven pairs and one pung (17 concealed tiles) is a winning shape."""
+    all_chows_self_draw: bool = False
+    """平胡 also on a self-draw (default: on a discard only)."""
+    all_chows_honour_pair: bool = False
+    """平胡 with an honour pair (default: no honour tile anywhere)."""
+    all_chows_no_flowers: bool = True
+    """With ``flowers``: 平胡 needs no flower (source C: 無花)."""
     extras: frozenset[str] = frozenset()
     """Optional single-source patterns to count, names from :data:`EXTRA_PATTERNS`."""
     limit: int | None = None
@@ -147,10 +212,15 @@ class MahjongConfig:
             raise ConfigError(f"multi_ron must be 'all' or 'head_bump', not {self.multi_ron!r}")
         if not 0 <= self.dead_wall <= 40:
             raise ConfigError(f"dead_wall={self.dead_wall} must be in 0..40 (136 tiles, 65 dealt)")
-        if self.tai_table != "atawmj_2009":
+        if self.missed_discard_scope not in ("kind", "all"):
             raise ConfigError(
-                f"unknown tai_table {self.tai_table!r}; known: 'atawmj_2009' (override values via tai=)"
+                f"missed_discard_scope must be 'kind' or 'all', not {self.missed_discard_scope!r}"
             )
+        preset = load_tai_table(self.tai_table)  # an unknown name is a ConfigError listing the known
+        # a table equal to a shipped preset (the default one included) is a preset, not values
+        # of one's own: the named preset replaces it, so replace(cfg, tai_table=...) switches
+        if self.tai != preset and self.tai in [load_tai_table(n) for n in tai_table_names()]:
+            object.__setattr__(self, "tai", preset)
         for name in ("min_tai", "base", "per_tai", "continuation"):
             v = getattr(self, name)
             if not isinstance(v, int) or v < 0:

@@ -26,7 +26,17 @@ from paiju.mahjong.game import (
     MahjongState,
     Phase,
 )
-from paiju.mahjong.tiles import COPIES, NUM_KINDS, NUM_TILES, Meld, MeldType, tile_name
+from paiju.mahjong.tiles import (
+    COPIES,
+    FLOWER_BASE,
+    NUM_FLOWERS,
+    NUM_KINDS,
+    NUM_TILES,
+    NUM_TILES_WITH_FLOWERS,
+    Meld,
+    MeldType,
+    tile_name,
+)
 
 
 def sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Generator) -> MahjongState:
@@ -36,20 +46,33 @@ def sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Gene
         return s  # no hand in progress: nothing hidden matters
     me = obs.player
     s.rivers = [list(r) for r in obs.discards]
+    s.discards_drawn = [_drawn_flags(obs, p) for p in range(NUM_PLAYERS)]
     s.locks = [0] * NUM_PLAYERS
     s.locks[me] = obs.lock
     s.earth = [0 if not obs.discards[p] else 2 for p in range(NUM_PLAYERS)]
     s.earth[me] = obs.earth_ready
-    s.tail = NUM_TILES - obs.replacements_drawn
+    if game.config.heaven_ready:  # others' 天聽 depends on their hidden hands: not eligible
+        s.heaven = [2] * NUM_PLAYERS
+        s.heaven[me] = obs.heaven_ready
+    s.flowers = [list(f) for f in obs.flowers]
+    shown = {f for row in obs.flowers for f in row}
+    # flowers are shown the moment they are drawn: every other one is still in the wall
+    hidden_flowers = [FLOWER_BASE + f for f in range(NUM_FLOWERS) if f not in shown]
+    if not game.config.flowers:
+        hidden_flowers = []
+    size = NUM_TILES_WITH_FLOWERS if game.config.flowers else NUM_TILES
+    s.tail = size - obs.replacements_drawn
     s.head = s.tail - obs.live_tiles - game.config.dead_wall
     sizes = {p: obs.hand_sizes[p] for p in range(NUM_PLAYERS) if p != me}
-    pool = _unseen_pool(obs, sizes, s.tail - s.head)
+    pool = _unseen_pool(obs, sizes, s.tail - s.head - len(hidden_flowers))
     s.hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
     s.hands[me] = list(obs.hand)
     s.window_tile = obs.window_tile
     s.window_from = obs.window_from
     rest = _redeal_hidden_tiles(s, obs, pool, sizes, rng)
-    wall = [-1] * NUM_TILES
+    if hidden_flowers:
+        rest = [int(k) for k in rng.permutation(np.array(rest + hidden_flowers, dtype=np.int64))]
+    wall = [-1] * size
     wall[s.head : s.tail] = rest
     s.wall = tuple(wall)
     if obs.phase == Phase.TURN:
@@ -57,6 +80,14 @@ def sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Gene
     if obs.phase in (Phase.CLAIM, Phase.ROB):
         _set_window_queue(s, obs)
     return s
+
+
+def _drawn_flags(obs: MahjongObservation, seat: int) -> list[bool]:
+    """The seat's 摸打 flags, one per discard (public): an observation built by hand without
+    them (older code, tests) reads as all 手出."""
+    flags = list(obs.discards_drawn[seat]) if seat < len(obs.discards_drawn) else []
+    n = len(obs.discards[seat])
+    return (flags + [False] * n)[:n]
 
 
 def _public_state(game: MahjongGame, obs: MahjongObservation) -> MahjongState:

@@ -1,4 +1,4 @@
-"""The Taiwan 16-tile mahjong engine (no flowers) on the core ``Game`` / ``State`` protocol.
+"""The Taiwan 16-tile mahjong engine (flowers optional) on the core ``Game`` / ``State`` protocol.
 
 Rules: ``docs/mahjong-rules.md`` with the defaults of :class:`MahjongConfig`; every
 choice is written down in ``docs/mahjong.md``.
@@ -51,26 +51,35 @@ import numpy as np
 from paiju.core.errors import AmbiguousMoveError, ConfigError, IllegalMoveError, InvalidNotationError
 from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
 from paiju.core.rng import SeedLike, as_generator
-from paiju.mahjong.config import MahjongConfig
+from paiju.mahjong.config import FLAG_PATTERNS, MahjongConfig
 from paiju.mahjong.scoring import (
     Payment,
     Score,
     WinContext,
     is_complete,
+    is_ligu,
+    ligu_waits,
     payments,
+    score_flower_win,
     score_win,
     waits,
 )
 from paiju.mahjong.tiles import (
     COPIES,
+    FLOWER_BASE,
+    NUM_FLOWERS,
     NUM_KINDS,
     NUM_TILES,
+    NUM_TILES_WITH_FLOWERS,
     Meld,
     MeldType,
+    flower_name,
     format_counts,
     format_tiles,
     parse_kinds,
+    parse_wall_kinds,
     tile_name,
+    wall_tile_name,
 )
 
 NUM_PLAYERS = 4
@@ -92,6 +101,8 @@ MAX_DECISIONS_PER_HAND = 500
 """Bound on decisions in one hand: <= 92 turns, <= 92 claim windows x 3 seats, kongs, robs."""
 
 _WIND_NAMES = "東南西北"
+LOCK_ALL_DISCARDS = 1 << NUM_KINDS
+"""Lock bit of ``missed_discard_scope="all"``: no win on any discard until one's own next discard."""
 
 
 class Phase(IntEnum):
@@ -108,6 +119,9 @@ class DrawKind(IntEnum):
     """No draw this turn (dealer's first turn, or the turn after a chow / pung)."""
     NORMAL = 1
     REPLACEMENT = 2
+    """From the tail after a kong (also when a flower interrupted that replacement)."""
+    FLOWER = 3
+    """From the tail after a flower revealed on a normal draw (only with flowers)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +148,8 @@ class HandResult:
     """Points won (+) and paid (-) by each seat in this hand."""
     payments: tuple[Payment, ...] = ()
     """Every (winner, payer) payment of the hand, in winner then payer order."""
+    flowers: tuple[tuple[int, ...], ...] = ()
+    """Every seat's revealed flowers at the end (empty when flowers are not played)."""
 
     def breakdown(
         self, winner_index: int, payer: int, config: MahjongConfig | None = None
@@ -196,6 +212,13 @@ class MahjongObservation:
     config: MahjongConfig = field(default_factory=MahjongConfig)
     """The rules of the table (public, as at a real table): agents value hands by its tai
     table and stakes, never by defaults of their own."""
+    discards_drawn: tuple[tuple[bool, ...], ...] = ((), (), (), ())
+    """Per seat, parallel to ``discards``: True = the tile just drawn was discarded (摸打),
+    False = a tile from the hand (手出). Public at a real table; a defence signal."""
+    flowers: tuple[tuple[int, ...], ...] = ((), (), (), ())
+    """Every seat's revealed flowers (0..7 = 春夏秋冬梅蘭竹菊), in the order revealed: public."""
+    heaven_ready: int = 0
+    """Own 天聽 state (with ``config.heaven_ready``): 1 = ready since the deal, hand unchanged."""
 
     @property
     def seat_wind(self) -> int:
@@ -224,6 +247,10 @@ class MahjongObservation:
 
 
 _CHANCE_WALL_HINT = "a wall is a sequence of 136 tile kinds 0..33, each kind exactly 4 times"
+_CHANCE_WALL_HINT_FLOWERS = (
+    "with flowers a wall is a sequence of 144 entries: kinds 0..33 four times each and the flowers "
+    "34..41 once each"
+)
 
 
 class MahjongState(State):
@@ -236,14 +263,19 @@ class MahjongState(State):
         "continuation": "連莊 count of the current dealer (extra tai for the dealer)",
         "dealer": "seat of the current dealer (莊家)",
         "dealer_passes": "times the deal has passed on in this game (4 per 圈)",
+        "discards_drawn": "per seat, parallel to ``rivers``: True = the discard was the tile just "
+        "drawn (摸打), False = a tile from the hand (手出)",
         "draw_kind": "how the turn player's last tile came: DrawKind NONE, NORMAL or REPLACEMENT",
         "drawn": "kind the turn player has just drawn, -1 after a claim or before the draw",
         "earth": "地聽 per seat: 0 = no discard yet, 1 = ready since the first discard with the "
         "hand unchanged, 2 = not (or no longer) eligible",
+        "flowers": "revealed flowers per seat (0..7 = 春夏秋冬梅蘭竹菊), in the order revealed",
         "game": "the MahjongGame this state belongs to",
         "hand_number": "hands played so far in this game (0 for the first)",
         "hands": "concealed tile counts per seat: 4 lists of 34",
         "head": "index in ``wall`` of the next normal draw",
+        "heaven": "天聽 per seat: 0 = not decided yet (the dealer before his first discard), "
+        "1 = ready since the deal with the hand unchanged, 2 = not",
         "intents": "sealed declaration per seat in the open window (an action), -1 = not asked yet",
         "last_result": "the HandResult of the last finished hand, None before it",
         "locks": "missed-win lock per seat: bit k set = may not win on kind k until own next discard",
@@ -274,6 +306,7 @@ class MahjongState(State):
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_PLAYERS)]
         self.rivers: list[list[tuple[int, int]]] = [[] for _ in range(NUM_PLAYERS)]
+        self.discards_drawn: list[list[bool]] = [[] for _ in range(NUM_PLAYERS)]
         self.turn = cfg.dealer
         self.drawn = -1
         self.draw_kind = DrawKind.NONE
@@ -285,6 +318,8 @@ class MahjongState(State):
         self.intents = [-1] * NUM_PLAYERS
         self.locks = [0] * NUM_PLAYERS
         self.earth = [0] * NUM_PLAYERS
+        self.heaven = [0] * NUM_PLAYERS
+        self.flowers: list[list[int]] = [[] for _ in range(NUM_PLAYERS)]
         self.no_calls = True
         self.dealer = cfg.dealer
         self.continuation = cfg.continuation
@@ -317,6 +352,7 @@ class MahjongState(State):
         s.hands = [h[:] for h in self.hands]
         s.melds = [m[:] for m in self.melds]
         s.rivers = [r[:] for r in self.rivers]
+        s.discards_drawn = [r[:] for r in self.discards_drawn]
         s.turn = self.turn
         s.drawn = self.drawn
         s.draw_kind = self.draw_kind
@@ -328,6 +364,8 @@ class MahjongState(State):
         s.intents = self.intents[:]
         s.locks = self.locks[:]
         s.earth = self.earth[:]
+        s.heaven = self.heaven[:]
+        s.flowers = [f[:] for f in self.flowers]
         s.no_calls = self.no_calls
         s.dealer = self.dealer
         s.continuation = self.continuation
@@ -345,19 +383,23 @@ class MahjongState(State):
         return [float(x) for x in self.scores]
 
     def sample_chance(self, rng: np.random.Generator) -> tuple[int, ...]:
-        return tuple(int(x) for x in rng.permutation(_FULL_SET))
+        return tuple(int(x) for x in rng.permutation(_FULL_SET_FLOWERS if self.cfg.flowers else _FULL_SET))
 
     def _check_chance_outcome(self, action: Any) -> None:
-        if not isinstance(action, tuple | list) or len(action) != NUM_TILES:
-            raise IllegalMoveError(f"invalid wall {str(action)[:60]!r}: {_CHANCE_WALL_HINT}")
-        counts = [0] * NUM_KINDS
+        flowers = self.cfg.flowers
+        hint = _CHANCE_WALL_HINT_FLOWERS if flowers else _CHANCE_WALL_HINT
+        size = NUM_TILES_WITH_FLOWERS if flowers else NUM_TILES
+        if not isinstance(action, tuple | list) or len(action) != size:
+            raise IllegalMoveError(f"invalid wall {str(action)[:60]!r}: {hint}")
+        entries = FLOWER_BASE + (NUM_FLOWERS if flowers else 0)
+        counts = [0] * entries
         for k in action:
-            if not isinstance(k, int | np.integer) or not 0 <= k < NUM_KINDS:
-                raise IllegalMoveError(f"invalid wall: tile kind {k!r} out of range; {_CHANCE_WALL_HINT}")
+            if not isinstance(k, int | np.integer) or not 0 <= k < entries:
+                raise IllegalMoveError(f"invalid wall: tile kind {k!r} out of range; {hint}")
             counts[k] += 1
-        bad = [tile_name(k) for k in range(NUM_KINDS) if counts[k] != COPIES]
+        bad = [wall_tile_name(k) for k in range(entries) if counts[k] != (COPIES if k < FLOWER_BASE else 1)]
         if bad:
-            raise IllegalMoveError(f"invalid wall: wrong number of {', '.join(bad)}; {_CHANCE_WALL_HINT}")
+            raise IllegalMoveError(f"invalid wall: wrong number of {', '.join(bad)}; {hint}")
 
     # ---- derived quantities -----------------------------------------------------------------
     @property
@@ -396,10 +438,16 @@ class MahjongState(State):
             acts.append(WIN)
         return acts
 
+    def _is_winning_shape(self, p: int, hand: list[int]) -> bool:
+        """5 sets + a pair, or 嚦咕嚦咕 (concealed, no melds) when the config plays it."""
+        if is_complete(hand):
+            return True
+        return self.cfg.ligu and not self.melds[p] and is_ligu(hand)
+
     def _can_self_draw_win(self, p: int) -> bool:
         if self.drawn >= 0 and self.locks[p] >> self.drawn & 1:
             return False
-        if not is_complete(self.hands[p]):
+        if not self._is_winning_shape(p, self.hands[p]):
             return False
         if self.cfg.min_tai:
             return self._score_self_draw(p).tai >= self.cfg.min_tai
@@ -408,7 +456,7 @@ class MahjongState(State):
     def can_win_on(self, seat: int, tile: int, robbing: bool) -> bool:
         """Whether ``seat`` may win on ``tile`` offered by another seat (a discard, or the tile
         of an added kong when ``robbing``): not locked by a missed win, complete, enough tai."""
-        if self.locks[seat] >> tile & 1:
+        if self.locks[seat] & ((1 << tile) | LOCK_ALL_DISCARDS):
             return False
         hand = self.hands[seat]
         if not hand[tile]:
@@ -424,7 +472,7 @@ class MahjongState(State):
             ):
                 return False
         hand[tile] += 1
-        ok = is_complete(hand)
+        ok = self._is_winning_shape(seat, hand)
         hand[tile] -= 1
         if ok and self.cfg.min_tai:
             ok = self._score_discard_win(seat, tile, robbing).tai >= self.cfg.min_tai
@@ -508,19 +556,21 @@ class MahjongState(State):
     def _start_hand(self, wall: tuple[int, ...]) -> None:
         self.wall = wall
         hands = [[0] * NUM_KINDS for _ in range(NUM_PLAYERS)]
+        self.flowers = [[] for _ in range(NUM_PLAYERS)]
         for i in range(NUM_PLAYERS):
             seat = (self.dealer + i) % NUM_PLAYERS
-            h = hands[seat]
-            for k in wall[i * HAND_SIZE : (i + 1) * HAND_SIZE]:
-                h[k] += 1
-        hands[self.dealer][wall[NUM_PLAYERS * HAND_SIZE]] += 1
+            self._deal_into(seat, hands[seat], wall[i * HAND_SIZE : (i + 1) * HAND_SIZE])
+        seventeenth = NUM_PLAYERS * HAND_SIZE
+        self._deal_into(self.dealer, hands[self.dealer], wall[seventeenth : seventeenth + 1])
         self.hands = hands
         self.head = NUM_PLAYERS * HAND_SIZE + 1
-        self.tail = NUM_TILES
+        self.tail = len(wall)
         self.melds = [[] for _ in range(NUM_PLAYERS)]
         self.rivers = [[] for _ in range(NUM_PLAYERS)]
+        self.discards_drawn = [[] for _ in range(NUM_PLAYERS)]
         self.locks = [0] * NUM_PLAYERS
         self.earth = [0] * NUM_PLAYERS
+        self.heaven = [0] * NUM_PLAYERS
         self.no_calls = True
         self.intents = [-1] * NUM_PLAYERS
         self.queue = ()
@@ -532,16 +582,83 @@ class MahjongState(State):
         self.draw_kind = DrawKind.NONE
         self.after_claim = False
         self.phase = Phase.TURN
+        if self.cfg.flowers and self._replace_dealt_flowers():
+            return  # a flower win at the deal
+        if self.cfg.heaven_ready:
+            for seat in range(NUM_PLAYERS):
+                if seat != self.dealer:
+                    self.heaven[seat] = 1 if self._ready(seat) else 2
+
+    def _deal_into(self, seat: int, hand: list[int], tiles: Sequence[int]) -> None:
+        for k in tiles:
+            if k >= FLOWER_BASE:
+                self.flowers[seat].append(k - FLOWER_BASE)
+            else:
+                hand[k] += 1
+
+    def _replace_dealt_flowers(self) -> bool:
+        """補花 after the deal, seat by seat from the dealer: each flower is replaced from the
+        tail (a replaced flower again); then a seat with all eight wins (八仙過海), or a seat with
+        seven robs the eighth from its holder (七搶一)."""
+        for i in range(NUM_PLAYERS):
+            seat = (self.dealer + i) % NUM_PLAYERS
+            owed = len(self.flowers[seat])
+            while owed:
+                owed -= 1
+                self.tail -= 1
+                t = self.wall[self.tail]
+                if t >= FLOWER_BASE:
+                    self.flowers[seat].append(t - FLOWER_BASE)
+                    owed += 1
+                else:
+                    self.hands[seat][t] += 1
+        for seat in range(NUM_PLAYERS):
+            n = len(self.flowers[seat])
+            if n == NUM_FLOWERS:
+                self._end_flower_win(seat, None, "八仙過海")
+                return True
+            holder = next((q for q in _others(seat) if self.flowers[q]), -1)
+            if n == NUM_FLOWERS - 1 and holder >= 0:  # else the eighth is still in the wall
+                self._end_flower_win(seat, holder, "七搶一")
+                return True
+        return False
+
+    def _reveal_flower(self, p: int, flower: int) -> bool:
+        """Seat ``p`` draws a flower and shows it; True when that ends the hand in a flower win."""
+        self.flowers[p].append(flower)
+        if len(self.flowers[p]) == NUM_FLOWERS:
+            self._end_flower_win(p, None, "八仙過海")
+            return True
+        robber = next((q for q in _others(p) if len(self.flowers[q]) == NUM_FLOWERS - 1), -1)
+        if robber >= 0:  # 七搶一 needs no decision: nobody would pass 8 tai
+            self._end_flower_win(robber, p, "七搶一")
+            return True
+        return False
+
+    def _ready(self, p: int) -> bool:
+        hand = self.hands[p]
+        return bool(waits(hand)) or (self.cfg.ligu and not self.melds[p] and bool(ligu_waits(hand)))
 
     def _draw(self, p: int, replacement: bool) -> None:
         if replacement:
             self.tail -= 1
             t = self.wall[self.tail]
-            self.draw_kind = DrawKind.REPLACEMENT
+            kind = DrawKind.REPLACEMENT
         else:
             t = self.wall[self.head]
             self.head += 1
-            self.draw_kind = DrawKind.NORMAL
+            kind = DrawKind.NORMAL
+        while t >= FLOWER_BASE:  # a flower is shown and replaced at once: no decision
+            if self._reveal_flower(p, t - FLOWER_BASE):
+                return
+            if self.live_tiles <= 0:
+                self._end_hand(None)  # no live tile left for the replacement: the hand is drawn
+                return
+            self.tail -= 1
+            t = self.wall[self.tail]
+            if kind == DrawKind.NORMAL:
+                kind = DrawKind.FLOWER
+        self.draw_kind = kind
         self.hands[p][t] += 1
         self.drawn = t
         self.turn = p
@@ -585,6 +702,8 @@ class MahjongState(State):
         self.no_calls = False
         if self.earth[p] == 1:
             self.earth[p] = 2
+        if self.cfg.heaven_ready:
+            self.heaven[p] = 2
 
     def _complete_added_kong(self, p: int, k: int) -> None:
         melds = self.melds[p]
@@ -607,9 +726,13 @@ class MahjongState(State):
         self.hands[p][k] -= 1
         river = self.rivers[p]
         river.append((k, -1))
+        # 摸打 by kind: discarding the drawn kind is the drawn tile (copies are interchangeable)
+        self.discards_drawn[p].append(k == self.drawn and self.draw_kind != DrawKind.NONE)
         self.locks[p] = 0
         if self.cfg.earth_ready:
             self._track_earth_ready(p, k, first=len(river) == 1)
+        if self.cfg.heaven_ready:
+            self._track_heaven_ready(p, drawn_tile=self.discards_drawn[p][-1], first=len(river) == 1)
         queue = tuple(s for s in _others(p) if len(self.claim_options(s, k, p)) > 1)
         if queue:
             self.window_tile = k
@@ -627,11 +750,21 @@ class MahjongState(State):
         elif self.earth[p] == 1 and k != self.drawn:
             self.earth[p] = 2  # the hand changed: no longer frozen since the first discard
 
+    def _track_heaven_ready(self, p: int, *, drawn_tile: bool, first: bool) -> None:
+        if p == self.dealer and first and self.heaven[p] == 0:
+            # the dealer's first discard comes from his dealt tiles: ready now = 天聽
+            self.heaven[p] = 1 if self.no_calls and self._ready(p) else 2
+        elif self.heaven[p] == 1 and not drawn_tile:
+            self.heaven[p] = 2  # a tile from the hand: no longer the dealt hand
+
+    def _lock_bit(self, tile: int) -> int:
+        return LOCK_ALL_DISCARDS if self.cfg.missed_discard_scope == "all" else 1 << tile
+
     def _apply_claim(self, a: int) -> None:
         seat = self.queue[self.qpos]
         t = self.window_tile
         if a != WIN and self.cfg.missed_discard_lock and self.can_win_on(seat, t, False):
-            self.locks[seat] |= 1 << t
+            self.locks[seat] |= self._lock_bit(t)
         self.intents[seat] = a
         self.qpos += 1
         if self.qpos < len(self.queue):
@@ -658,6 +791,8 @@ class MahjongState(State):
         self.no_calls = False
         if self.earth[claimer] == 1:
             self.earth[claimer] = 2
+        if self.cfg.heaven_ready:
+            self.heaven[claimer] = 2
         self._clear_window()
         if kind == KONG:
             hand[t] -= 3
@@ -683,7 +818,7 @@ class MahjongState(State):
         seat = self.queue[self.qpos]
         t = self.window_tile
         if a != WIN and self.cfg.missed_discard_lock:
-            self.locks[seat] |= 1 << t
+            self.locks[seat] |= self._lock_bit(t)
         self.intents[seat] = a
         self.qpos += 1
         if self.qpos < len(self.queue):
@@ -712,9 +847,11 @@ class MahjongState(State):
             last_tile=self_draw and live == 0 and self.draw_kind != DrawKind.NONE,
             last_discard=not self_draw and not robbing and live == 0,
             heaven=self_draw and dealer and first and self.draw_kind == DrawKind.NONE,
-            earth=self_draw and not dealer and first and self.draw_kind == DrawKind.NORMAL,
+            earth=self_draw and not dealer and first and self.draw_kind in (DrawKind.NORMAL, DrawKind.FLOWER),
             human=not self_draw and not dealer and first and not robbing,
             earth_ready=self.earth[seat] == 1,
+            heaven_ready=self.heaven[seat] == 1,
+            flowers=tuple(self.flowers[seat]),
         )
 
     def _score_self_draw(self, p: int) -> Score:
@@ -736,6 +873,7 @@ class MahjongState(State):
                 continuation=self.continuation,
                 round_wind=self.round_wind,
                 exhaustive=True,
+                flowers=self._flowers_shown(),
             )
         else:
             scores = []
@@ -777,7 +915,43 @@ class MahjongState(State):
                 winning_hands=tuple(hands),
                 deltas=tuple(deltas),
                 payments=tuple(paid),
+                flowers=self._flowers_shown(),
             )
+        self._settle(result, winners)
+
+    def _flowers_shown(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(f) for f in self.flowers) if self.cfg.flowers else ()
+
+    def _end_flower_win(self, winner: int, payer: int | None, name: str) -> None:
+        """八仙過海 (``payer`` None: the three others pay) or 七搶一 (the revealer pays)."""
+        score = score_flower_win(name, self.flowers[winner], self.cfg)
+        n, cfg = self.continuation, self.cfg
+        pays = payments(winner, score, discarder=payer, dealer=self.dealer, continuation=n, config=cfg)
+        deltas = [0] * NUM_PLAYERS
+        for pay in pays:
+            deltas[pay.payer] -= pay.amount
+            deltas[winner] += pay.amount
+        result = HandResult(
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            continuation=self.continuation,
+            round_wind=self.round_wind,
+            exhaustive=False,
+            winners=(winner,),
+            discarder=payer,
+            self_draw=payer is None,
+            scores=(score,),
+            winning_hands=(tuple(self.hands[winner]),),
+            deltas=tuple(deltas),
+            payments=tuple(pays),
+            flowers=self._flowers_shown(),
+        )
+        self._settle(result, [winner])
+
+    def _settle(self, result: HandResult, winners: list[int] | None) -> None:
+        """Book a finished hand: scores, dealer continuation, the next hand or the end."""
+        cfg = self.cfg
+        deltas = result.deltas
         for p in range(NUM_PLAYERS):
             self.scores[p] += deltas[p]
         self.last_result = result
@@ -841,7 +1015,7 @@ class MahjongState(State):
             ),
             hand_sizes=(sum(h[0]), sum(h[1]), sum(h[2]), sum(h[3])),
             live_tiles=self.tail - self.head - self.cfg.dead_wall if dealt else 0,
-            replacements_drawn=NUM_TILES - self.tail if dealt else 0,
+            replacements_drawn=len(self.wall) - self.tail if dealt else 0,
             no_calls=self.no_calls,
             lock=self.locks[player],
             own_claim=self.intents[player] if in_window else -1,
@@ -854,6 +1028,19 @@ class MahjongState(State):
             scores=tuple(self.scores),
             last_result=self.last_result,
             config=self.cfg,
+            discards_drawn=(
+                tuple(self.discards_drawn[0]),
+                tuple(self.discards_drawn[1]),
+                tuple(self.discards_drawn[2]),
+                tuple(self.discards_drawn[3]),
+            ),
+            flowers=(
+                tuple(self.flowers[0]),
+                tuple(self.flowers[1]),
+                tuple(self.flowers[2]),
+                tuple(self.flowers[3]),
+            ),
+            heaven_ready=self.heaven[player],
         )
         return obs
 
@@ -971,6 +1158,7 @@ class MahjongState(State):
 
 _HIDDEN_KONG = Meld(MeldType.CONCEALED_KONG, -1, -1, -1)
 _FULL_SET = np.repeat(np.arange(NUM_KINDS), COPIES)
+_FULL_SET_FLOWERS = np.concatenate([_FULL_SET, np.arange(FLOWER_BASE, FLOWER_BASE + NUM_FLOWERS)])
 
 
 def _others(p: int) -> tuple[int, int, int]:
@@ -1017,7 +1205,8 @@ class MahjongGame:
         self.config = cfg
         max_hands = 1 if cfg.mode == "hand" else cfg.max_hands
         # loose bound: every tai of the table, the largest dealer bonus, three payers, every hand
-        top_tai = sum(getattr(cfg.tai, f) for f in cfg.tai.__dataclass_fields__)
+        off = {f for flag, names in FLAG_PATTERNS.items() if not getattr(cfg, flag) for f in names}
+        top_tai = sum(getattr(cfg.tai, f) for f in cfg.tai.__dataclass_fields__ if f not in off)
         top_n = cfg.continuation + max_hands
         per_hand = 3 * (cfg.base + (top_tai + 2 * top_n + 1) * cfg.per_tai)
         if cfg.limit is not None:
@@ -1070,6 +1259,8 @@ class MahjongGame:
                     "deltas": list(r.deltas),
                 }
             )
+            if cfg.flowers:  # only then: records of the paper's rules stay as they were
+                hands[-1]["flowers"] = [[flower_name(f) for f in row] for row in r.flowers]
         return {
             "deal": walls[0] if walls else None,
             "dealer_seat": cfg.dealer,
@@ -1096,18 +1287,30 @@ class MahjongGame:
 
 
 def wall_notation(wall: Sequence[int]) -> str:
-    """The wall in dealing order, one tile after another (``1m5p3z…``, 272 characters)."""
-    if len(wall) != NUM_TILES:
-        raise InvalidNotationError(f"a wall has {NUM_TILES} tiles, got {len(wall)}")
-    return "".join(tile_name(int(k)) for k in wall)
+    """The wall in dealing order, one tile after another (``1m5p3z…``, 272 characters; with
+    flowers 144 entries, the flowers written ``1f``..``8f``)."""
+    if len(wall) not in (NUM_TILES, NUM_TILES_WITH_FLOWERS):
+        raise InvalidNotationError(
+            f"a wall has {NUM_TILES} tiles ({NUM_TILES_WITH_FLOWERS} with flowers), got {len(wall)}"
+        )
+    return "".join(wall_tile_name(int(k)) for k in wall)
 
 
-def parse_wall(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`wall_notation` (tiles in written order; each kind exactly 4 times)."""
-    kinds = parse_kinds(text.removeprefix("wall").strip())
-    if len(kinds) != NUM_TILES:
-        raise InvalidNotationError(f"a wall has {NUM_TILES} tiles, got {len(kinds)} in {text[:40]!r}…")
-    return tuple(kinds)  # 136 tiles, none more than 4 times: exactly 4 of each
+def parse_wall(text: str, *, flowers: bool = False) -> tuple[int, ...]:
+    """Inverse of :func:`wall_notation` (tiles in written order; each kind exactly 4 times and,
+    with ``flowers``, each flower once)."""
+    kinds = parse_wall_kinds(text.removeprefix("wall").strip(), flowers=flowers)
+    size = NUM_TILES_WITH_FLOWERS if flowers else NUM_TILES
+    if len(kinds) != size:
+        raise InvalidNotationError(f"a wall has {size} tiles, got {len(kinds)} in {text[:40]!r}…")
+    counts = [0] * NUM_KINDS
+    for k in kinds:
+        if k < NUM_KINDS:
+            counts[k] += 1
+    bad = [tile_name(k) for k in range(NUM_KINDS) if counts[k] != COPIES]
+    if bad:
+        raise InvalidNotationError(f"a wall holds each tile 4 times; wrong number of {', '.join(bad)}")
+    return tuple(kinds)
 
 
 def build_wall(
@@ -1117,32 +1320,37 @@ def build_wall(
     *,
     dealer: int = 0,
     seed: SeedLike = 0,
+    flowers: bool = False,
 ) -> tuple[int, ...]:
     """A 136-tile wall that deals the given tiles: for puzzles, tests and replaying real hands.
 
     ``hands[seat]`` is the notation of that seat's starting tiles (17 for ``dealer``, 16 for the
     others; a shorter string is topped up at random), ``draws`` the normal draws in order from
     the head, ``replacements`` the kong replacement tiles in order from the tail. The tiles not
-    named are shuffled with ``seed`` into the remaining places.
+    named are shuffled with ``seed`` into the remaining places. With ``flowers`` the wall has
+    144 entries and the strings may name flowers (``1f``..``8f``); remember that the flowers of
+    the deal are replaced from the tail first, seat by seat from the dealer.
     """
     if len(hands) != NUM_PLAYERS:
         raise InvalidNotationError(f"build_wall needs 4 hands (one per seat), got {len(hands)}")
-    named = [parse_kinds(h) for h in hands]
-    head = parse_kinds(draws)
-    back = parse_kinds(replacements)
-    counts = [0] * NUM_KINDS
+    named = [parse_wall_kinds(h, flowers=flowers, max_copies=NUM_TILES) for h in hands]
+    head = parse_wall_kinds(draws, flowers=flowers, max_copies=NUM_TILES)
+    back = parse_wall_kinds(replacements, flowers=flowers, max_copies=NUM_TILES)
+    entries = FLOWER_BASE + (NUM_FLOWERS if flowers else 0)
+    size = NUM_TILES_WITH_FLOWERS if flowers else NUM_TILES
+    counts = [0] * entries
     for k in [*(k for h in named for k in h), *head, *back]:
         counts[k] += 1
-        if counts[k] > COPIES:
-            raise InvalidNotationError(f"build_wall: more than {COPIES} of {tile_name(k)} named")
+        if counts[k] > (COPIES if k < FLOWER_BASE else 1):
+            raise InvalidNotationError(f"build_wall: more than {counts[k] - 1} of {wall_tile_name(k)} named")
     for seat, h in enumerate(named):
         cap = HAND_SIZE + (1 if seat == dealer else 0)
         if len(h) > cap:
             raise InvalidNotationError(f"build_wall: seat {seat} is dealt {cap} tiles, {len(h)} named")
-    spare = [k for k in range(NUM_KINDS) for _ in range(COPIES - counts[k])]
+    spare = [k for k in range(entries) for _ in range((COPIES if k < FLOWER_BASE else 1) - counts[k])]
     spare_arr = as_generator(seed).permutation(np.array(spare, dtype=np.int64))
     fill = iter(int(k) for k in spare_arr)
-    wall: list[int] = [-1] * NUM_TILES
+    wall: list[int] = [-1] * size
     for i in range(NUM_PLAYERS):
         seat = (dealer + i) % NUM_PLAYERS
         tiles = named[seat] + [next(fill) for _ in range(HAND_SIZE + (seat == dealer) - len(named[seat]))]
@@ -1150,12 +1358,12 @@ def build_wall(
         if seat == dealer:
             wall[NUM_PLAYERS * HAND_SIZE] = tiles[HAND_SIZE]
     start = NUM_PLAYERS * HAND_SIZE + 1
-    if len(head) + len(back) > NUM_TILES - start:
+    if len(head) + len(back) > size - start:
         raise InvalidNotationError("build_wall: more draws and replacements named than the wall holds")
     wall[start : start + len(head)] = head
     for i, k in enumerate(back):
-        wall[NUM_TILES - 1 - i] = k
-    for i in range(NUM_TILES):
+        wall[size - 1 - i] = k
+    for i in range(size):
         if wall[i] < 0:
             wall[i] = next(fill)
     return tuple(wall)

@@ -70,6 +70,12 @@ PATTERN_ENGLISH: dict[str, str] = {
     "四槓": "four kongs",
     "明槓": "exposed kong",
     "暗槓": "concealed kong",
+    "正花": "own-seat flower",
+    "花槓": "a full group of four flowers",
+    "七搶一": "seven flowers robbing the eighth",
+    "八仙過海": "all eight flowers",
+    "天聽": "ready with the dealt tiles",
+    "嚦咕嚦咕": "seven pairs and a pung",
 }
 """English gloss of every pattern name used in a :class:`Score` breakdown."""
 
@@ -265,6 +271,10 @@ class WinContext:
     human: bool = False
     earth_ready: bool = False
     """The winner has been ready since his first discard (地聽), tracked by the engine."""
+    heaven_ready: bool = False
+    """The winner has been ready since the deal (天聽), tracked by the engine."""
+    flowers: tuple[int, ...] = ()
+    """The winner's revealed flowers, 0..7 = 春夏秋冬梅蘭竹菊 (only with ``MahjongConfig.flowers``)."""
 
 
 @dataclass(frozen=True)
@@ -349,8 +359,31 @@ def score_win(
     on the table for this player (concealed kongs included). Raises :class:`IllegalMoveError`
     when the tiles are not 5 sets + a pair.
     """
+    if config.ligu and not melds and is_ligu(concealed):
+        ligu = _score_ligu(concealed, ctx, config)
+        if not is_complete(concealed):
+            return ligu
+        standard = _score_standard(concealed, melds, ctx, config)
+        return ligu if ligu.tai > standard.tai else standard
+    return _score_standard(concealed, melds, ctx, config)
+
+
+def _all_chows_allowed(hand: _HandFacts, ctx: WinContext, config: MahjongConfig) -> bool:
+    """The 平胡 conditions outside the shape and the wait, as the config's variant reads them."""
+    if hand.has_honours and not config.all_chows_honour_pair:
+        return False  # with five chows an honour can only be the pair
+    if ctx.self_draw and not config.all_chows_self_draw:
+        return False
+    return not (config.flowers and config.all_chows_no_flowers and ctx.flowers)
+
+
+def _score_standard(
+    concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, config: MahjongConfig
+) -> Score:
+    """The best reading of a 5-sets-and-a-pair win (see :func:`score_win`)."""
     decomps = _winning_decompositions(concealed, melds, ctx.winning_tile)
     hand = _hand_facts(concealed, melds, ctx.winning_tile, config)
+    chows_allowed = _all_chows_allowed(hand, ctx, config)
     w = ctx.winning_tile
     best: Score | None = None
     for d in decomps:
@@ -361,8 +394,7 @@ def score_win(
             concealed_pungs = n_pungs_concealed_part + hand.kongs_concealed
             if reading[0] == "pung" and not ctx.self_draw:
                 concealed_pungs -= 1  # completed by the winning discard: not concealed
-            all_chows_shape = n_chows == 5 and not hand.has_honours
-            all_chows = all_chows_shape and wait == "chow-two-sided" and not ctx.self_draw and not hand.single
+            all_chows = n_chows == 5 and chows_allowed and wait == "chow-two-sided" and not hand.single
             # positional: on this hot path a keyword NamedTuple call costs as much as a pattern group
             facts = _ReadingFacts(concealed_pungs, n_chows == 0, all_chows)
             pats = _patterns(hand, facts, ctx, config)
@@ -371,6 +403,84 @@ def score_win(
                 best = Score(tai=tai, patterns=tuple(pats), decomposition=d, reading=wait)
     assert best is not None
     return best
+
+
+def is_ligu(counts: Sequence[int]) -> bool:
+    """嚦咕嚦咕's shape: 17 concealed tiles as seven pairs and one pung (four of a kind = two pairs)."""
+    return sum(counts) == 17 and sorted(c for c in counts if c % 2) == [3]
+
+
+def ligu_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds that complete a 16-tile concealed part into 嚦咕嚦咕 (no kind already held 4 times)."""
+    c = list(counts)
+    out = []
+    for k in range(NUM_KINDS):
+        if c[k] and c[k] < 4:
+            c[k] += 1
+            if is_ligu(c):
+                out.append(k)
+            c[k] -= 1
+    return out
+
+
+def _score_ligu(concealed: Sequence[int], ctx: WinContext, config: MahjongConfig) -> Score:
+    """A 嚦咕嚦咕 win: its own tai plus the patterns that do not depend on sets (門清 / 自摸,
+    the pung's wind or dragon tai, flushes, the wait and the circumstances, flowers)."""
+    w = ctx.winning_tile
+    if w is not None and concealed[w] == 0:
+        raise IllegalMoveError(f"winning tile {tile_name(w)} is not in the hand {format_counts(concealed)}")
+    hand = _hand_facts(concealed, [], w, config)
+    single = False
+    if w is not None:
+        pre = list(concealed)
+        pre[w] -= 1
+        single = len(set(ligu_waits(pre)) | set(waits(pre))) == 1
+    pung = next(k for k in range(NUM_KINDS) if concealed[k] == 3)
+    # the one pung is the only set: four of a kind are two pairs, not a pung
+    honours = {pung} if pung >= 27 else set()
+    dragons = [pung] if pung >= 31 else []
+    hand = hand._replace(
+        single=single,
+        honour_pungs=honours,
+        dragon_pungs=dragons,
+        big_winds=False,
+        small_winds=False,
+        big_dragons=False,
+        small_dragons=False,
+    )
+    concealed_pungs = 0 if (w == pung and not ctx.self_draw) else 1
+    facts = _ReadingFacts(concealed_pungs, False, False)
+    pats = [("嚦咕嚦咕", config.tai.ligu), *_patterns(hand, facts, ctx, config)]
+    pats = [p for p in pats if p[1]]
+    return Score(tai=sum(v for _, v in pats), patterns=tuple(pats), decomposition=None, reading="ligu")
+
+
+def score_flower_win(name: str, flowers: Sequence[int], config: MahjongConfig = DEFAULT_CONFIG) -> Score:
+    """The score of a flower win, 八仙過海 or 七搶一: the pattern alone (it implies every flower
+    tai; the tiles in hand are not a winning shape)."""
+    tai = {"八仙過海": config.tai.eight_immortals, "七搶一": config.tai.seven_rob_one}
+    if name not in tai:
+        raise IllegalMoveError(f"{name!r} is not a flower win; flower wins: {', '.join(tai)}")
+    pats: tuple[tuple[str, int], ...] = ((name, tai[name]),) if tai[name] else ()
+    if not config.non_repeat:
+        pats += tuple(_flower_lines(sorted(flowers), 0, config, non_repeat=False))
+    return Score(tai=sum(v for _, v in pats), patterns=pats, decomposition=None, reading="flowers")
+
+
+def _flower_lines(
+    flowers: Sequence[int], seat_wind: int, config: MahjongConfig, *, non_repeat: bool
+) -> list[tuple[str, int]]:
+    """正花 per own-seat flower (春/梅 for 東 .. 冬/菊 for 北) and 花槓 per complete group."""
+    t = config.tai
+    out: list[tuple[str, int]] = []
+    for group in (0, 1):
+        held = [f for f in flowers if f // 4 == group]
+        full = len(held) == 4
+        if full:
+            out.append(("花槓", t.flower_kong))
+        if group * 4 + seat_wind in held and not (non_repeat and full):
+            out.append(("正花", t.seat_flower))
+    return out
 
 
 def _winning_decompositions(
@@ -597,9 +707,21 @@ def _first_go_around(
         out.append(("地胡", t.earth_win))
     if ctx.human:
         out.append(("人胡", t.human_win))
-    if ctx.earth_ready and config.earth_ready:
+    heaven_ready = ctx.heaven_ready and config.heaven_ready
+    if heaven_ready:
+        out.append(("天聽", t.heaven_ready))
+    if ctx.earth_ready and config.earth_ready and not (heaven_ready and config.non_repeat):
         out.append(("地聽", t.earth_ready))
     return out
+
+
+def _flower_patterns(
+    hand: _HandFacts, r: _ReadingFacts, ctx: WinContext, config: MahjongConfig
+) -> list[tuple[str, int]]:
+    """正花 and 花槓 of a win (with ``flowers``; 花槓 implies its group's 正花 under non-repeat)."""
+    if not config.flowers:
+        return []
+    return _flower_lines(ctx.flowers, ctx.seat_wind, config, non_repeat=config.non_repeat)
 
 
 _TERMINALS = (0, 8, 9, 17, 18, 26)
@@ -638,6 +760,7 @@ _PATTERN_GROUPS: tuple[_PatternGroup, ...] = (
     _three_dragons_and_four_winds,
     _first_go_around,
     _extras,
+    _flower_patterns,
 )
 
 

@@ -8,9 +8,10 @@ The 34 tile kinds are indexed 0..33 in the order every count-vector algorithm ex
 * 27-33 = 1z-7z = 東 南 西 北 白 發 中 (the order of the Japanese-mahjong tools, so hands can be
   checked against the PyPI ``mahjong`` package)
 
-Taiwan 16-tile mahjong in paiju is played **without flower tiles** (the source paper removes
-them, see ``docs/mahjong-rules.md`` §1), so there is no flower kind: ``8z`` and the
-like are rejected with a message saying so.
+Taiwan 16-tile mahjong in paiju is played **without flower tiles** by default (the source
+paper removes them, see ``docs/mahjong-rules.md`` §1), so there is no flower kind: ``8z`` and
+the like are rejected. With the flowers option (§9.1) a flower is a wall entry
+``FLOWER_BASE + f``, written ``1f``..``8f`` in a wall (:func:`parse_wall_kinds`), never a kind.
 
 :class:`Tile` is an ``IntEnum``: a tile *is* its kind index, so it indexes count vectors
 directly, while ``str`` / ``repr`` / :meth:`Tile.parse` give the notation. Engines and search
@@ -367,3 +368,64 @@ class Meld(NamedTuple):
             MeldType.CONCEALED_KONG: "concealed kong",
         }
         return f"{names[self.type]} {format_tiles(self.kinds())}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Flowers (only with ``MahjongConfig(flowers=True)``): never in a count vector, never discarded
+# ---------------------------------------------------------------------------------------------
+
+FLOWER_BASE = NUM_KINDS
+"""In a wall with flowers, the flower f (0..7) is the entry ``FLOWER_BASE + f``."""
+NUM_FLOWERS = 8
+"""春 夏 秋 冬 梅 蘭 竹 菊, one of each: 0..3 the seasons, 4..7 the plants."""
+NUM_TILES_WITH_FLOWERS = NUM_TILES + NUM_FLOWERS
+"""144 tiles in the wall when flowers are played."""
+FLOWER_CHINESE = "春夏秋冬梅蘭竹菊"
+
+
+def flower_name(flower: int) -> str:
+    """Notation of flower 0..7: ``1f`` (春) .. ``8f`` (菊)."""
+    if not 0 <= flower < NUM_FLOWERS:
+        raise InvalidNotationError(f"flower {flower} out of range 0..{NUM_FLOWERS - 1}")
+    return f"{flower + 1}f"
+
+
+def wall_tile_name(entry: int) -> str:
+    """Notation of one wall entry: a tile kind (``5m``) or a flower (``3f``)."""
+    if entry >= FLOWER_BASE:
+        return flower_name(entry - FLOWER_BASE)
+    return tile_name(entry)
+
+
+def parse_wall_kinds(text: str, *, flowers: bool = False, max_copies: int = COPIES) -> list[int]:
+    """Wall entries in written order: tile notation, plus ``1f``..``8f`` flowers when
+    ``flowers`` (entries ``FLOWER_BASE + f``); each flower at most once, each kind at most
+    ``max_copies`` times."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"tile notation must be a string, not {type(text).__name__}")
+    out: list[int] = []
+    pos = 0
+    for m in re.finditer(r"([1-9]+)f", text):
+        if not flowers:
+            raise InvalidNotationError(
+                f"invalid tiles {text!r}: flowers ({m.group(0)!r}) are played only with flowers=True"
+            )
+        out += parse_kinds(text[pos : m.start()], max_copies=max_copies)
+        for d in m.group(1):
+            if int(d) > NUM_FLOWERS:
+                raise InvalidNotationError(f"invalid flower {d}f in {text[:40]!r}: flowers are 1f..8f")
+            out.append(FLOWER_BASE + int(d) - 1)
+        pos = m.end()
+    out += parse_kinds(text[pos:], max_copies=max_copies)
+    counts = [0] * NUM_KINDS
+    for e in out:
+        if e < FLOWER_BASE:
+            counts[e] += 1
+            if counts[e] > max_copies:
+                raise InvalidNotationError(
+                    f"invalid tiles {text[:40]!r}…: {tile_name(e)} appears more than {max_copies} times"
+                )
+    seen = [e for e in out if e >= FLOWER_BASE]
+    if len(seen) != len(set(seen)):
+        raise InvalidNotationError(f"invalid tiles {text[:40]!r}…: a flower appears more than once")
+    return out
