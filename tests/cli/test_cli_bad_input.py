@@ -238,6 +238,30 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["serve", "--ai-time-limit", "0"], 2, "'--ai-time-limit'"),
     (["serve", "--reports", "{missing}"], 2, "does not exist"),
     (["serve", "--reports", "{file}"], 2, "is a file"),
+    # --- records -----------------------------------------------------------------------
+    (["records", "list", "{missing}"], 2, "missing does not exist"),
+    (["records", "list", "{file}"], 2, "is a file, not a folder of records"),
+    (["records", "list", "{dir}"], 2, "no game records here"),
+    (["records", "list", ""], 2, "empty path"),
+    (["records", "show", "{missing}", "0"], 2, "does not exist"),
+    (["records", "show", "{dir}", "0"], 2, "has no game 0"),
+    (["records", "replay", "{dir}"], 2, "no run.json"),
+    (["records", "replay", "{dir}", "--indices", "1,x"], 2, "write indices like 0,3,10-19"),
+    (["records", "import", "{junk}", "{missing}"], 2, "junk:1: not valid JSON"),
+    (["records", "import", "{missing}", "{dir}"], 2, "does not exist"),
+    (["records", "import", "{dir}", "{missing}"], 2, "is a folder, not a file"),
+    (["records", "export", "{missing}"], 2, "does not exist"),
+    (["records", "export", "{dir}", "-o", "{dir}"], 2, "is a folder, not a file"),
+    # --- botzone -----------------------------------------------------------------------
+    (["botzone", "ddz", "--agent", "nosuch"], 2, "unknown doudizhu agent 'nosuch'"),
+    (["botzone", "ddz", "--agent", "search:budget=999999999"], 2, "above the maximum 5000"),
+    (["botzone", "ddz", "--wings", "strict"], 2, "--wings 'strict'"),
+    (["botzone", "ddz", "--seed", NEG], 2, "'--seed'"),
+    (["botzone", "judge", "a", "b"], 2, "name 3 bot commands, got 2"),
+    (["botzone", "judge", "a", "b", "c", "--games", "0"], 2, "'--games' / '-n'"),
+    (["botzone", "judge", "a", "b", "c", "--time-limit", "0"], 2, "'--time-limit' / '-t'"),
+    (["botzone", "judge", "a", "b", "'c"], 2, "bot command \"'c\": No closing quotation"),
+    (["botzone", "judge", "a", "b", "c", "--record", "{file}"], 2, "is a file, not a folder"),
 ]
 
 

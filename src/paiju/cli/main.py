@@ -28,6 +28,8 @@ GROUPS: dict[str, tuple[str, str]] = {
     "mahjong": ("paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, games, arena."),
     "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance."),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
+    "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
+    "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),
 }
 COMMANDS: dict[str, tuple[str, bool]] = {
     # name: (module holding a function of that name, whether --help lists agent ranges)

@@ -1,0 +1,302 @@
+"""`paiju records`: list, show, replay, import and export game records (docs/records.md).
+
+A records folder is what `paiju arena --record DIR`, the self-play commands or an import
+wrote: ``run.json`` plus Parquet batches. ``list`` also accepts a folder of such folders. Bad
+files end in one line naming the file (and for JSON lines the line), exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from paiju.cli.validate import input_file, output_dir, output_file
+
+app = typer.Typer(no_args_is_help=True)
+
+_EXPORT_FIELDS = (
+    "game",
+    "game_index",
+    "deal_index",
+    "seed",
+    "rules_version",
+    "deal",
+    "dealer_seat",
+    "agents",
+    "roles",
+    "moves",
+    "move_players",
+    "returns",
+    "score",
+    "scoring_rule",
+    "extra",
+)
+"""The columns `export` writes: exactly the fields `import` reads, so the two round-trip."""
+
+
+def records_dir(value: str | Path) -> Path:
+    """An existing folder of records (a run) or of runs."""
+    text = str(value)
+    if not text.strip():
+        raise typer.BadParameter("empty path; name a folder of game records")
+    path = Path(text)
+    if not path.exists():
+        raise typer.BadParameter(f"{text} does not exist")
+    if not path.is_dir():
+        raise typer.BadParameter(f"{text} is a file, not a folder of records")
+    return path
+
+
+def _say(text: str) -> None:
+    from paiju.cli.common import console
+
+    console.print(text, markup=False, soft_wrap=True, highlight=False)
+
+
+def run_folders(folder: Path) -> list[Path]:
+    """The runs under ``folder``: itself when it holds records, else its sub-folders that do."""
+    from paiju.core.errors import NotFoundError
+    from paiju.core.records import RUN_FILE, record_files
+
+    if record_files(folder) or (folder / RUN_FILE).exists():
+        return [folder]
+    runs = sorted(p for p in folder.iterdir() if p.is_dir() and record_files(p))
+    if not runs:
+        raise NotFoundError(f"{folder}: no game records here (no .parquet files, no run.json)")
+    return runs
+
+
+def _run_header(folder: Path) -> dict[str, Any]:
+    from paiju.core.errors import CorruptRecordError
+    from paiju.core.records import RUN_FILE
+
+    path = folder / RUN_FILE
+    if not path.exists():
+        return {}
+    try:
+        header = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise CorruptRecordError(f"{path}: not valid JSON ({err})") from None
+    if not isinstance(header, dict):
+        raise CorruptRecordError(f"{path}: a run header must be a JSON object")
+    return header
+
+
+def _games_query(folder: Path, where: str = "", params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    from paiju.core.records import connect
+
+    con = connect(folder)
+    sql = f"SELECT * FROM games {where} ORDER BY game_index"
+    rows: list[dict[str, Any]] = con.sql(sql, params=params or {}).to_arrow_table().to_pylist()
+    return rows
+
+
+def run_summary(folder: Path, limit: int) -> dict[str, Any]:
+    """One run: its header, its game count and its first ``limit`` games (one line each)."""
+    from paiju.core.records import connect
+
+    header = _run_header(folder)
+    con = connect(folder)
+    count, games = con.sql("SELECT count(*), list(DISTINCT game) FROM games").fetchall()[0]
+    rows = (
+        con.sql(
+            "SELECT game_index, deal_index, game, agents, roles, returns, score, len(moves) AS moves "
+            "FROM games ORDER BY game_index LIMIT $n",
+            params={"n": limit},
+        )
+        .to_arrow_table()
+        .to_pylist()
+    )
+    config = header.get("config", {}) if isinstance(header.get("config"), dict) else {}
+    return {
+        "path": str(folder),
+        "run_id": header.get("run_id"),
+        "kind": config.get("kind", "arena" if "agents" in config else None),
+        "games": int(count),
+        "game_names": sorted(games or []),
+        "first_games": rows,
+    }
+
+
+@app.command("list")
+def list_command(
+    folder: Annotated[
+        Path, typer.Argument(parser=records_dir, help="A records folder, or a folder of them.")
+    ],
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=0, max=100_000, help="Games to list per run.")
+    ] = 20,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the runs under FOLDER and their games (index, agents, returns, number of moves)."""
+    from paiju.cli.common import print_json
+
+    summaries = [run_summary(f, limit) for f in run_folders(folder)]
+    if json_out:
+        print_json(summaries)
+        return
+    for s in summaries:
+        names = ",".join(s["game_names"]) or "-"
+        _say(
+            f"{s['path']}: run {s['run_id'] or '-'} ({s['kind'] or 'records'}), {s['games']} games of {names}"
+        )
+        for g in s["first_games"]:
+            score = "" if g["score"] is None else f" score {g['score']:g}"
+            returns = " ".join(f"{r:g}" for r in g["returns"])
+            agents = ",".join(g["agents"] or []) or "-"
+            _say(
+                f"  game {g['game_index']:>6}  deal {g['deal_index']:>6}  {agents}"
+                f"  returns [{returns}]{score}"
+                f"  {g['moves'] or 0} moves"
+            )
+        if s["games"] > len(s["first_games"]):
+            _say(f"  ... {s['games'] - len(s['first_games'])} more (--limit)")
+
+
+def transcript(row: dict[str, Any]) -> list[str]:
+    """A recorded game as text: header, one line per move (seat, role, agent), result."""
+    agents = row["agents"] or []
+    roles = row["roles"] or []
+    lines = [
+        f"game {row['game_index']} of run {row['run_id']}: {row['game']}"
+        f" (rules {row['rules_version'] or '-'})"
+    ]
+    if row["deal"] is not None:
+        lines.append(f"deal: {row['deal']}")
+    for seat in range(len(row["returns"])):
+        who = " ".join(
+            x
+            for x in (roles[seat] if seat < len(roles) else "", agents[seat] if seat < len(agents) else "")
+            if x
+        )
+        lines.append(f"seat {seat}: {who or '-'}")
+    players = row["move_players"] or []
+    for n, move in enumerate(row["moves"] or [], start=1):
+        player: int | None = players[n - 1] if n - 1 < len(players) else None
+        if player is None or player < 0:
+            lines.append(f"{n:>4}  chance    {move}")
+        else:
+            role = f" {roles[player]}" if player < len(roles) else ""
+            lines.append(f"{n:>4}  seat {player}{role:<9} {move}")
+    returns = " ".join(f"{r:g}" for r in row["returns"])
+    score = "" if row["score"] is None else f", score {row['score']:g} ({row['scoring_rule']})"
+    lines.append(f"returns: [{returns}]{score}")
+    return lines
+
+
+@app.command("show")
+def show_command(
+    folder: Annotated[Path, typer.Argument(parser=records_dir, help="A records folder (one run).")],
+    game_index: Annotated[int, typer.Argument(min=0, help="The game's index in the run.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the row as JSON.")] = False,
+) -> None:
+    """Show one recorded game as a transcript."""
+    from paiju.cli.common import print_json
+    from paiju.core.errors import NotFoundError
+
+    rows = _games_query(folder, "WHERE game_index = $i", {"i": game_index})
+    if not rows:
+        raise NotFoundError(f"{folder} has no game {game_index}")
+    if json_out:
+        print_json(rows[0])
+        return
+    for line in transcript(rows[0]):
+        _say(line)
+
+
+def _indices(text: str | None, folder: Path) -> list[int]:
+    from paiju.core.errors import ConfigError
+    from paiju.core.records import read_records
+
+    if text is None:
+        return sorted(read_records(folder, columns=["game_index"])["game_index"].to_pylist())
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise ConfigError(f"--indices {text!r}: write indices like 0,3,10-19")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+@app.command("replay")
+def replay_command(
+    folder: Annotated[
+        Path, typer.Argument(parser=records_dir, help="An arena records folder (with run.json).")
+    ],
+    indices: Annotated[
+        str | None, typer.Option("--indices", "-i", help="Game indices, e.g. 0,3,10-19 (default: all).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> int:
+    """Replay recorded games through the engine from their seeds and compare every move.
+
+    Exit code 1 when a game differs from its record (the first differing move is named).
+    """
+    from paiju.cli.common import print_json
+    from paiju.core.arena import replay_check
+    from paiju.core.errors import ConfigError
+
+    config = _run_header(folder).get("config")
+    if isinstance(config, dict) and config.get("kind") == "import":
+        raise ConfigError(
+            f"{folder} holds imported games ({config.get('source')}); only games paiju played "
+            "(arena, self-play) carry the seeds a replay needs"
+        )
+    checks = replay_check(folder, _indices(indices, folder))
+    if json_out:
+        print_json([c.__dict__ for c in checks])
+    else:
+        for c in checks:
+            verdict = "identical" if c.identical else f"DIFFERS at move {c.first_difference}"
+            _say(f"game {c.game_index}: {c.recorded_moves} moves, {verdict}")
+        same = sum(c.identical for c in checks)
+        _say(f"{same} of {len(checks)} games replayed identically")
+    if all(c.identical for c in checks):
+        return 0
+    raise typer.Exit(1)
+
+
+@app.command("import")
+def import_command(
+    source: Annotated[
+        Path, typer.Argument(parser=input_file, help="A JSON-lines game log (docs/records.md).")
+    ],
+    folder: Annotated[Path, typer.Argument(parser=output_dir, help="The records folder to write.")],
+) -> None:
+    """Import a JSON-lines game log into a records folder (validated whole first)."""
+    from paiju.core.records import import_jsonl
+
+    n = import_jsonl(source, folder)
+    _say(f"imported {n} games from {source} into {folder}")
+
+
+def export_rows(folder: Path) -> list[dict[str, Any]]:
+    """The run's games as JSON-lines objects in the import format (nulls left out)."""
+    out = []
+    for row in _games_query(folder):
+        obj = {k: row[k] for k in _EXPORT_FIELDS if row[k] is not None}
+        if "extra" in obj:
+            obj["extra"] = json.loads(obj["extra"])
+        out.append(obj)
+    return out
+
+
+@app.command("export")
+def export_command(
+    folder: Annotated[Path, typer.Argument(parser=records_dir, help="A records folder (one run).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", parser=output_file, help="File to write (default: stdout).")
+    ] = None,
+) -> None:
+    """Export a run's games as JSON lines, the format `paiju records import` reads."""
+    import sys
+
+    text = "".join(json.dumps(o, ensure_ascii=False, sort_keys=True) + "\n" for o in export_rows(folder))
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")

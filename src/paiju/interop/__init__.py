@@ -1,0 +1,1 @@
+"""paiju speaking other systems' protocols: Botzone Dou Dizhu bots (docs/botzone.md)."""

@@ -1,0 +1,153 @@
+"""`paiju records list|show|replay|import|export` (docs/records.md), in-process through `run`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from paiju.cli.main import run
+from paiju.core.arena import run_games
+from paiju.core.records import read_records
+
+
+@pytest.fixture(scope="module")
+def arena_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("records")
+    run_games("doudizhu", ["greedy", "random"], 4, seed=9, out_dir=root / "ddz", batch_size=2)
+    return root
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = run(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_names_every_run_and_game(
+    arena_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(["records", "list", str(arena_run), "--json"], capsys)
+    assert code == 0
+    (summary,) = json.loads(out)
+    assert summary["games"] == 4 and summary["kind"] == "arena" and summary["game_names"] == ["doudizhu"]
+    assert [g["game_index"] for g in summary["first_games"]] == [0, 1, 2, 3]
+    table = read_records(arena_run / "ddz")
+    assert [g["moves"] for g in summary["first_games"]] == [len(m) for m in table["moves"].to_pylist()]
+    code, out, _ = _run(["records", "list", str(arena_run / "ddz"), "-n", "1"], capsys)
+    assert code == 0 and "4 games of doudizhu" in out and "3 more" in out
+
+
+def test_show_prints_every_recorded_move_in_order(
+    arena_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    row = next(r for r in read_records(arena_run / "ddz").to_pylist() if r["game_index"] == 2)
+    code, out, _ = _run(["records", "show", str(arena_run / "ddz"), "2"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    move_lines = [ln for ln in lines if ln[:4].strip().isdigit()]
+    assert [ln.split()[-1] for ln in move_lines] == [m.split()[-1] for m in row["moves"]]
+    for ln, seat in zip(move_lines, row["move_players"], strict=True):
+        assert (f"seat {seat}" in ln) if seat >= 0 else ("chance" in ln)
+    assert lines[-1].startswith("returns: [") and f"score {row['score']:g}" in lines[-1]
+    code, _, err = _run(["records", "show", str(arena_run / "ddz"), "99"], capsys)
+    assert code == 2 and "has no game 99" in err
+
+
+def test_replay_is_identical_then_names_a_changed_move(
+    arena_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    folder = tmp_path / "copy"
+    shutil.copytree(arena_run / "ddz", folder)
+    code, out, _ = _run(["records", "replay", str(folder)], capsys)
+    assert code == 0 and "4 of 4 games replayed identically" in out
+    path = next(
+        f for f in sorted(folder.glob("*.parquet")) if 3 in pq.read_table(f)["game_index"].to_pylist()
+    )
+    table = pq.read_table(path)
+    rows = table.to_pylist()
+    row = next(r for r in rows if r["game_index"] == 3)
+    row["moves"][4] = "pass" if row["moves"][4] != "pass" else "3"
+    pq.write_table(table.from_pylist(rows, schema=table.schema), path)
+    code, out, _ = _run(["records", "replay", str(folder), "--indices", "2-3", "--json"], capsys)
+    assert code == 1
+    checks = {c["game_index"]: c for c in json.loads(out)}
+    assert checks[2]["identical"] and not checks[3]["identical"] and checks[3]["first_difference"] == 4
+
+
+def test_export_import_round_trip(
+    arena_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = tmp_path / "a.jsonl"
+    assert _run(["records", "export", str(arena_run / "ddz"), "-o", str(first)], capsys)[0] == 0
+    code, out, _ = _run(["records", "import", str(first), str(tmp_path / "imported")], capsys)
+    assert code == 0 and "imported 4 games" in out
+    code, out, _ = _run(["records", "export", str(tmp_path / "imported")], capsys)
+    assert code == 0 and out == first.read_text()
+    # the exported objects carry the recorded columns unchanged
+    original = {r["game_index"]: r for r in read_records(arena_run / "ddz").to_pylist()}
+    for line in out.splitlines():
+        obj = json.loads(line)
+        row = original[obj["game_index"]]
+        assert obj["moves"] == row["moves"] and obj["returns"] == row["returns"]
+        assert obj["extra"] == json.loads(row["extra"]) and obj["agents"] == row["agents"]
+    # replaying imported games is refused with a reason
+    code, _, err = _run(["records", "replay", str(tmp_path / "imported")], capsys)
+    assert code == 2 and "holds imported games" in err
+
+
+def test_import_of_a_hand_written_log_then_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = {
+        "game": "kuhn_poker",
+        "deal": "KJ",
+        "returns": [1, -1],
+        "moves": ["deal KJ", "bet", "call"],
+        "move_players": [-1, 0, 1],
+        "score": 1,
+    }
+    src = tmp_path / "mine.jsonl"
+    src.write_text(json.dumps(log) + "\n\n")
+    assert _run(["records", "import", str(src), str(tmp_path / "r")], capsys)[0] == 0
+    code, out, _ = _run(["records", "export", str(tmp_path / "r")], capsys)
+    assert code == 0
+    (obj,) = [json.loads(x) for x in out.splitlines()]
+    assert obj == {**log, "returns": [1.0, -1.0], "score": 1.0, "game_index": 0, "deal_index": 0}
+
+
+@pytest.mark.parametrize(
+    ("lines", "fragment"),
+    [
+        (['{"game": "doudizhu", "returns": [1, -0.5, -0.5]}', "{not json"], "bad.jsonl:2: not valid JSON"),
+        (['{"game": "doudizhu"}'], "bad.jsonl:1: missing required field 'returns'"),
+        (['{"game": "x", "returns": [1], "score": "big"}'], "bad.jsonl:1: field 'score' must be int"),
+        (["[1, 2]"], "bad.jsonl:1: a record must be a JSON object"),
+    ],
+)
+def test_a_bad_log_line_is_one_error_line_naming_file_and_line(
+    lines: list[str], fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "bad.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    code, out, err = _run(["records", "import", str(src), str(tmp_path / "out")], capsys)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and fragment in err
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.parquet"))
+
+
+def test_a_corrupt_record_file_is_named(
+    arena_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    folder = tmp_path / "broken"
+    shutil.copytree(arena_run / "ddz", folder)
+    victim = sorted(folder.glob("*.parquet"))[0]
+    victim.write_bytes(victim.read_bytes()[:100])
+    for command in (["list"], ["show"], ["export"]):
+        args = ["records", *command, str(folder)] + (["0"] if command == ["show"] else [])
+        code, _, err = _run(args, capsys)
+        assert code == 2 and len(err.splitlines()) == 1 and victim.name in err, (command, err)
