@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 ORDER = [
-    "ddz-engine", "arena", "ddz-split", "ddz-agents", "ddz-selfplay", "dih", "dih-validation",
-    "mahjong-engine", "mahjong", "mcts", "yuxi", "web", "first-call",
+    "ddz-engine", "arena", "ddz-split", "tagger", "ddz-agents", "ddz-selfplay", "botzone", "dih",
+    "dih-validation", "mahjong-engine", "mahjong", "mahjong-expectimax", "mcts", "yuxi", "alphazero",
+    "web", "first-call",
 ]
 
 HEADER = """# Results
