@@ -21,7 +21,9 @@ Engine design points:
   a full state from an observation alone, drawing the opponent's hand from the cards
   their fixed deck list leaves unaccounted for.
 * A turn ends by itself when "end turn" is the only legal action (nothing playable), so
-  agents are asked only real decisions.
+  agents are asked only real decisions. Such a turn is a *skip*, not a pass (rules §3.4,
+  since ``yuxi-2``): the player stays in the game until every player still in it has
+  skipped in a row.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from paiju.yuxi.cards import (
     max_voids_per_card,
 )
 from paiju.yuxi.effects import (
+    EFFECTS,
     EROSION,
     FOG,
     ICE,
@@ -83,7 +86,10 @@ from paiju.yuxi.phases import PH_DEAL, PH_DIE, PH_OFFER, PH_OVER, PH_PLAY, PH_SW
 THUNDER_DAMAGE = 2
 EROSION_DRAIN = 1
 STARTING_PURSE = 2
-RULES_VERSION = "yuxi-1"
+RULES_VERSION = "yuxi-2"
+"""``yuxi-2``: a turn that ends by itself is a skip, not a pass, and weather ticks on the
+characters of finished players at the end of every turn (docs/yuxi-rules.md §3.4, §12).
+Records of ``yuxi-1`` games do not replay under these rules."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +134,10 @@ class YuxiGame:
     """The yuxi game for one :class:`YuxiConfig` (keyword options build the config).
 
     ``check_invariants=True`` runs :func:`paiju.yuxi.invariants.check_invariants` after
-    every action (self-play audits; the tests always do). ``effect_overrides`` replaces
+    every action (self-play audits; the tests always do). ``check_rules`` (default: the same
+    as ``check_invariants``) also runs the independent rules oracle
+    (:func:`paiju.yuxi.oracle.check_step`) on every action, comparing the step with what
+    docs/yuxi-rules.md derives from the state before it. ``effect_overrides`` replaces
     effect functions by name (used to inject a deliberately buggy effect in tests).
     """
 
@@ -137,6 +146,7 @@ class YuxiGame:
         config: YuxiConfig | None = None,
         *,
         check_invariants: bool = False,
+        check_rules: bool | None = None,
         effect_overrides: dict[str, EffectFn] | None = None,
         **options: Any,
     ) -> None:
@@ -150,8 +160,15 @@ class YuxiGame:
         self.config = config
         self.shape = config.shape
         self.table = config.table()
+        self.check_invariants = check_invariants
+        self.check_rules = check_invariants if check_rules is None else check_rules
+        self.effect_trace: list[tuple[str, Any, Any]] = []
+        """While the rules are checked: each effect applied in the current step, with the board
+        before and after it (the oracle names the first one that differs from the rules)."""
         self.cards: tuple[CompiledCard | None, ...] = (
-            self.table.compile(effect_overrides) if effect_overrides else self.table.compiled
+            self.table.compile(self._traced(effect_overrides or {}))
+            if self.check_rules
+            else (self.table.compile(effect_overrides) if effect_overrides else self.table.compiled)
         )
         self.effect_overrides = dict(effect_overrides or {})
         self.actions = ActionSpace(self.table.num_ids)
@@ -159,7 +176,6 @@ class YuxiGame:
         self.void_ids = [i for i, v in enumerate(self.is_void) if v]
         self.deck_ids = [i for i, v in enumerate(self.is_void) if i and not v]
         self.coin_ids = frozenset(i for i in self.void_ids if "coin" in self.table.card(i).titles)
-        self.check_invariants = check_invariants
         self.initial_decks = [self.table.deck_counts(d) for d in config.decks]
         for seat, name in enumerate(config.decks):
             size = self.table.deck(name).size
@@ -176,9 +192,10 @@ class YuxiGame:
             has_chance=True,
             perfect_information=False,
             utility_range=(-1.0, 1.0),
-            # per player: <= H deck cards and the void cards they create are played, one turn
-            # per play at most plus a final pass, each turn <= a swap and an end decision
-            max_game_length=2 * ((plays + 1) * 2 + plays),
+            # per player: <= H deck cards and the void cards they create are played; between two
+            # plays (and before the first) at most 3 turns play nothing (skip, pass, skip: rules
+            # §3.4); each turn <= a swap and an end decision
+            max_game_length=(3 * (2 * plays + 1) + 2 * plays) * 2 + 2 * plays,
             rules_version=RULES_VERSION,
             num_distinct_actions=self.actions.size,
             constant_sum=0.0,
@@ -186,6 +203,22 @@ class YuxiGame:
 
     def __repr__(self) -> str:
         return f"YuxiGame({self.config!r})"
+
+    def _traced(self, overrides: dict[str, EffectFn]) -> dict[str, EffectFn]:
+        """Every effect (or its override) wrapped to record the board before and after it."""
+        from paiju.yuxi.oracle.model import board_view
+
+        trace = self.effect_trace
+
+        def wrap(name: str, fn: EffectFn) -> EffectFn:
+            def traced(st: YuxiState, owner: int, cell: int, **kw: Any) -> None:
+                before = board_view(st)
+                fn(st, owner, cell, **kw)
+                trace.append((name, before, board_view(st)))
+
+            return traced
+
+        return {name: wrap(name, overrides.get(name, spec.fn)) for name, spec in EFFECTS.items()}
 
     # ---- protocol ----------------------------------------------------------------------------
     def new_initial_state(self) -> YuxiState:
@@ -236,6 +269,7 @@ class YuxiState(State):
         "purse",
         "score",
         "shape",
+        "skipped",
         "to_move",
         "turn",
         "voids",
@@ -276,6 +310,8 @@ class YuxiState(State):
         self.acted = False
         """The player to move has played any card this turn (else ending the turn is a pass)."""
         self.out = [False, False]
+        self.skipped = [False, False]
+        """The player's last turn ended by itself (nothing playable) and no card was played since."""
         self.offer: list[int] = []
         self.offer_size = 0
         self.turn = 0
@@ -308,6 +344,7 @@ class YuxiState(State):
         s.played = self.played
         s.acted = self.acted
         s.out = self.out[:]
+        s.skipped = self.skipped[:]
         s.offer = self.offer[:]
         s.offer_size = self.offer_size
         s.turn = self.turn
@@ -576,10 +613,14 @@ class YuxiState(State):
 
     # ---- applying -----------------------------------------------------------------------------------
     def _apply(self, action: Any) -> None:
+        before = None
+        if self.game.check_rules:
+            before = self.clone()
+            self.game.effect_trace.clear()
         ph = self.phase
         if ph == PH_PLAY:
             if action == END_TURN:
-                self._end_turn()
+                self._end_turn(forced=False)
             else:
                 _, cid, target = self.game.actions.decode(int(action))
                 self._play(cid, target)
@@ -604,15 +645,29 @@ class YuxiState(State):
             self.bonus = action.value
             self.phase = PH_OVER
         self._settle()
-        if self.game.check_invariants:
-            from paiju.yuxi.invariants import check_invariants
+        if self.game.check_invariants or before is not None:
+            self._check(before, action)
 
-            check_invariants(self)
+    def _check(self, before: YuxiState | None, action: Any) -> None:
+        """The invariants first (their names are what audits report), then the rules oracle;
+        an invariant failure is explained by the oracle's finding when it has one."""
+        from paiju.yuxi.invariants import InvariantViolation, check_invariants
+        from paiju.yuxi.oracle import check_step, explain
+
+        if self.game.check_invariants:
+            try:
+                check_invariants(self)
+            except InvariantViolation as err:
+                if before is None:
+                    raise
+                raise explain(before, action, self, err, self.game.effect_trace) from None
+        if before is not None:
+            check_step(before, action, self, self.game.effect_trace)
 
     def _settle(self) -> None:
         """A turn with nothing playable left ends by itself."""
         while self.phase == PH_PLAY and not self._any_play():
-            self._end_turn()
+            self._end_turn(forced=True)
 
     def _swap(self, slot: int, give: int) -> None:
         p = self.to_move
@@ -636,6 +691,7 @@ class YuxiState(State):
         if not c.is_void:
             self.played = True
         self.acted = True
+        self.skipped[0] = self.skipped[1] = False
         if c.is_coin:
             burn(self, 1)
         if c.is_character:
@@ -691,29 +747,12 @@ class YuxiState(State):
         else:
             self.phase = PH_PLAY
 
-    def _end_turn(self) -> None:
+    def _end_turn(self, *, forced: bool) -> None:
+        """End the mover's turn (rules §3.4); ``forced``: it ended by itself, nothing playable."""
         p = self.to_move
-        card, owner, weather = self.card, self.owner, self.weather
-        n = len(card)
-        for cell in range(n):
-            if card[cell] and owner[cell] == p:
-                w = weather[cell]
-                if w == THUNDER:
-                    damage(self, cell, THUNDER_DAMAGE)
-                elif w == EROSION:
-                    drain(self, cell, EROSION_DRAIN)
-        resolve_deaths(self)
-        cards = self.cards
-        for cell in range(n):
-            cid = card[cell]
-            if cid and owner[cell] == p and weather[cell] != ICE:
-                c = cards[cid]
-                assert c is not None  # a non-zero id on the board is a card
-                for fn, kw in c.on_turn_end:
-                    fn(self, p, cell, **kw)
-                    resolve_deaths(self)
-        if not self.acted or not self.hand[p]:
-            self.out[p] = True
+        self._weather_ticks(p)
+        self._turn_end_skills(p)
+        self._finish_check(p, forced)
         q = 1 - p
         if not self.out[q]:
             self._begin_turn(q)
@@ -722,6 +761,45 @@ class YuxiState(State):
         else:
             self.played = self.acted = False
             self.phase = PH_DIE if self.game.config.die_bonus else PH_OVER
+
+    def _weather_ticks(self, p: int) -> None:
+        """Thunder and erosion act on the mover's characters and on those of finished players
+        (weather belongs to the board, not to a player's turns), ascending cells; then deaths."""
+        card, owner, weather, out = self.card, self.owner, self.weather, self.out
+        for cell in range(len(card)):
+            if card[cell] and (owner[cell] == p or out[owner[cell]]):
+                w = weather[cell]
+                if w == THUNDER:
+                    damage(self, cell, THUNDER_DAMAGE)
+                elif w == EROSION:
+                    drain(self, cell, EROSION_DRAIN)
+        resolve_deaths(self)
+
+    def _turn_end_skills(self, p: int) -> None:
+        cards = self.cards
+        card, owner, weather = self.card, self.owner, self.weather
+        for cell in range(len(card)):
+            cid = card[cell]
+            if cid and owner[cell] == p and weather[cell] != ICE:
+                c = cards[cid]
+                assert c is not None  # a non-zero id on the board is a card
+                for fn, kw in c.on_turn_end:
+                    fn(self, p, cell, **kw)
+                    resolve_deaths(self)
+
+    def _finish_check(self, p: int, forced: bool) -> None:
+        """A voluntary end without a card is a pass (finished); an empty hand finishes too. A
+        turn that ended by itself with no card played is a skip: the player stays in, unless
+        every other player still in the game skipped too since the last card, then all finish."""
+        if not self.hand[p] or (not self.acted and not forced):
+            self.out[p] = True
+            return
+        if self.acted:
+            return
+        self.skipped[p] = True
+        q = 1 - p
+        if self.out[q] or self.skipped[q]:
+            self.out[p] = self.out[q] = True
 
     # ---- results ----------------------------------------------------------------------------------
     def final_scores(self) -> tuple[int, int]:
@@ -781,6 +859,7 @@ class YuxiState(State):
             out=(self.out[0], self.out[1]),
             played=self.played,
             acted=self.acted,
+            skipped=(self.skipped[0], self.skipped[1]),
             bonus=self.bonus,
         )
 
@@ -894,6 +973,8 @@ class YuxiObservation:
     played: bool
     acted: bool
     bonus: int
+    skipped: tuple[bool, bool] = (False, False)
+    """Whose last turn ended by itself with nothing playable, no card played since (§3.4)."""
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -1001,6 +1082,7 @@ def _rebuild(game: YuxiGame, obs: YuxiObservation, rng: np.random.Generator) -> 
     s.phase = Phase(PHASE_NAMES.index(obs.phase))
     s.to_move = obs.turn_player
     s.played, s.acted = obs.played, obs.acted
+    s.skipped = list(obs.skipped)
     s.turn = obs.turn
     s.bonus = obs.bonus
     s.offer_size = obs.offer_size

@@ -38,10 +38,12 @@ if TYPE_CHECKING:
 class InvariantViolation(AssertionError):
     """An invariant failed: a rules-engine bug (not bad input, hence not a PaijuError)."""
 
-    def __init__(self, invariant: str, detail: str) -> None:
+    def __init__(self, invariant: str, detail: str, effect: str | None = None) -> None:
         super().__init__(f"yuxi invariant {invariant!r} violated: {detail}")
         self.invariant = invariant
         self.detail = detail
+        self.effect = effect
+        """The rule at fault when the rules oracle could name it (``paiju.yuxi.oracle``)."""
 
 
 def check_invariants(st: YuxiState) -> None:
