@@ -9,6 +9,10 @@ One search for every game on the core protocol; it imports nothing but ``paiju.c
   seat, ``prior(state)`` gives ``[(action, p)]`` over the legal moves. The default
   :class:`RandomRolloutEvaluator` plays uniform random games to the end (through a state's
   ``playout_returns`` fast path when it has one); AlphaZero plugs in a network evaluator.
+* **Batched leaves** (``batch_size=k`` with a :class:`BatchEvaluator`): up to ``k`` descents
+  per round, each leaf held under a virtual loss, valued together by one
+  ``evaluate_batch`` call (a network's forward pass); ``batch_size=1`` is the plain search,
+  move for move (``docs/alphazero.md``).
 * **Per-player backup**: every node keeps the return of the seat that chose its move, so
   turns need not alternate (a seat may move twice in a row, three seats may play), and
   there is no negamax sign flip. Each seat maximises its own return (max^n).
@@ -86,6 +90,22 @@ class Evaluator(Protocol):
 
     def prior(self, state: State) -> list[tuple[Action, float]]:
         """``(action, probability)`` for the legal moves of the seat to act (sum 1)."""
+        ...
+
+
+@runtime_checkable
+class BatchEvaluator(Evaluator, Protocol):
+    """An evaluator that values many positions in one call (a network: one forward pass).
+
+    With ``MCTS(batch_size=k)`` the search descends up to ``k`` times, holding each leaf
+    under a virtual loss so the next descents spread out, then values the leaves with one
+    ``evaluate_batch`` call. A training loop may also batch positions of many games at once
+    through the same method. ``prior`` is called on a node's second visit, after its
+    ``evaluate``: an implementation should cache what one network call gives.
+    """
+
+    def evaluate_batch(self, states: Sequence[State]) -> list[Sequence[float]]:
+        """``evaluate`` of every state, in order."""
         ...
 
 
@@ -252,6 +272,10 @@ class SearchResult:
 
 # ---- the search ---------------------------------------------------------------------------------------
 _RULES = ("uct", "puct")
+_LEAF, _PROVEN, _TERMINAL, _COLLISION = range(4)
+"""How a descent ended: at a leaf to evaluate, at a terminal or proven node (exact returns,
+proof to back up), at a determinized terminal (exact returns, no proof), or at a leaf
+already waiting in the current batch."""
 MAX_SIMULATIONS = 100_000
 """Largest ``simulations`` an MCTS agent spec may ask for (its cost limit)."""
 MAX_SECONDS = 60.0
@@ -279,6 +303,11 @@ class MCTS:
         reuse_tree: keep the subtree of the position reached between searches.
         seed: seed or numpy generator for every random draw of the search and its default
             evaluator.
+        batch_size: leaves valued per evaluator call (needs a :class:`BatchEvaluator` when
+            > 1): up to this many descents run under virtual loss, then one
+            ``evaluate_batch``. 1 (the default) is the plain one-leaf-at-a-time search.
+        virtual_loss: losses (at the lowest utility) charged to every node on the path of a
+            leaf waiting for its value, so concurrent descents of a batch spread out.
 
     Raises:
         ConfigError: for a bad setting, or for searching the true state of a
@@ -300,6 +329,8 @@ class MCTS:
         dirichlet: tuple[float, float] | None = None,
         reuse_tree: bool = True,
         seed: SeedLike = None,
+        batch_size: int = 1,
+        virtual_loss: float = 1.0,
     ) -> None:
         info = game.info
         if rule not in _RULES:
@@ -340,6 +371,9 @@ class MCTS:
                 f"{info.name} has hidden information: searching its true state would show the searcher "
                 "the hidden cards; use determinize=True, or opponent_policy=... (training-time mode)"
             )
+        _check_batching(batch_size, virtual_loss, evaluator)
+        self.batch_size = batch_size
+        self.virtual_loss = float(virtual_loss)
         self.game = game
         self.c = float(c)
         self.rule = rule
@@ -356,6 +390,7 @@ class MCTS:
             else RandomRolloutEvaluator(seed=int(self._rng.integers(2**63)))
         )
         self._max_utility = info.utility_range[1]
+        self._min_utility = info.utility_range[0]
         self._neutral = 0.5 * (info.utility_range[0] + info.utility_range[1])
         self._root: Node | None = None
         self._root_state: State | None = None
@@ -389,6 +424,10 @@ class MCTS:
             self._add_root_noise(root, root_state, player)
         deadline = None if self.seconds is None else start + self.seconds
         limit = self.simulations if self.simulations is not None else math.inf
+        if self.batch_size > 1:
+            done = self._search_batched(root, root_state, player, policies, limit, deadline)
+            self._root, self._root_state, self._root_player = root, root_state, player
+            return self._result(root, player, done, reused, time.perf_counter() - start)
         simulate = self._simulate_determinized if self.determinizing else self._simulate_exact
         done = 0
         while done < limit and root.outcome is None:
@@ -426,11 +465,97 @@ class MCTS:
         """The root of the last search (after ``advance``: the subtree kept), for inspection."""
         return self._root
 
+    # ---- batched leaf evaluation ------------------------------------------------------------------
+    def _search_batched(
+        self,
+        root: Node,
+        root_state: State,
+        player: int,
+        policies: Mapping[int, Agent],
+        limit: float,
+        deadline: float | None,
+    ) -> int:
+        """Simulations in rounds of up to ``batch_size`` leaves, each round one evaluator call."""
+        done = 0
+        while done < limit and root.outcome is None:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            cancel.check()
+            size = int(min(self.batch_size, limit - done))
+            done += self._simulate_batch(root, root_state, player, policies, size)
+        return done
+
+    def _simulate_batch(
+        self, root: Node, root_state: State, player: int, policies: Mapping[int, Agent], size: int
+    ) -> int:
+        """Up to ``size`` descents, leaves held under virtual loss, then one ``evaluate_batch``.
+
+        A descent that reaches a leaf already waiting in this round ends the round early (its
+        value is about to arrive; descending past it would expand it before it is valued).
+        Returns the simulations completed.
+        """
+        evaluator = self.evaluator
+        assert isinstance(evaluator, BatchEvaluator)
+        pending: set[int] = set()
+        leaves: list[tuple[list[Node], State]] = []
+        done = 0
+        for _ in range(size):
+            if self.determinizing:
+                descent = self._descend_determinized(root, root_state, player, policies, pending)
+            else:
+                descent = self._descend_exact(root, root_state, policies, pending)
+            path, state, returns, status = descent
+            if status == _COLLISION:
+                break
+            if returns is not None:  # terminal or proven: no evaluation needed
+                _backup(path, returns)
+                done += 1
+                if self.solve and status == _PROVEN:
+                    self._backup_proof(path, policies)
+                if root.outcome is not None:
+                    break
+                continue
+            pending.add(id(path[-1]))
+            self._virtual_loss(path, 1)
+            leaves.append((path, state))
+        if leaves:
+            values = evaluator.evaluate_batch([state for _, state in leaves])
+            for (path, _), returns in zip(leaves, values, strict=True):
+                self._virtual_loss(path, -1)
+                _backup(path, returns)
+            done += len(leaves)
+        return done
+
+    def _virtual_loss(self, path: list[Node], sign: int) -> None:
+        """Charge (``sign=1``) or refund (``-1``) a virtual visit at the lowest utility."""
+        loss = sign * self.virtual_loss * self._min_utility
+        for n in path:
+            n.visits += sign
+            if n.player >= 0:
+                n.value_sum += loss
+
     # ---- one simulation ------------------------------------------------------------------------
     def _simulate_exact(
         self, root: Node, root_state: State, player: int, policies: Mapping[int, Agent]
     ) -> None:
         """One simulation on a copy of the exact root state (perfect information or training mode)."""
+        path, state, returns, status = self._descend_exact(root, root_state, policies, None)
+        if returns is None:
+            returns = self.evaluator.evaluate(state)
+        _backup(path, returns)
+        if self.solve and status == _PROVEN:
+            self._backup_proof(path, policies)
+
+    def _descend_exact(
+        self, root: Node, root_state: State, policies: Mapping[int, Agent], pending: set[int] | None
+    ) -> tuple[list[Node], State, Sequence[float] | None, int]:
+        """Selection from the root to a leaf on a copy of the exact root state.
+
+        Returns ``(path, state at the leaf, returns, status)``: ``returns`` is None when the
+        leaf needs the evaluator (``_LEAF``), else the exact returns of a terminal or proven
+        node (``_PROVEN``). With ``pending`` (batched search: ids of leaves awaiting their
+        evaluation) reaching a pending leaf stops with ``_COLLISION``.
+        """
         state = root_state.clone()
         node = root
         path = [root]
@@ -438,6 +563,8 @@ class MCTS:
         c = self.c
         solve = self.solve
         while True:
+            if pending is not None and id(node) in pending:
+                return path, state, None, _COLLISION
             children = node.children
             to_play = node.to_play
             if children is None:
@@ -467,34 +594,46 @@ class MCTS:
             node = child
             outcome = node.outcome
             if outcome is not None:
-                returns: Sequence[float] = outcome
-                break
+                return path, state, outcome, _PROVEN
             if node.visits == 0:
                 next_player = state.current_player()
                 if next_player == TERMINAL:
-                    returns = outcome = node.outcome = list(state.returns())
-                    break
+                    outcome = node.outcome = list(state.returns())
+                    return path, state, outcome, _PROVEN
                 if next_player not in policies:  # an opponent's policy move is followed, not evaluated
-                    returns = self.evaluator.evaluate(state)
-                    break
-        for n in path:
-            n.visits += 1
-            p = n.player
-            if p >= 0:
-                n.value_sum += returns[p]
-        if solve and outcome is not None:
-            self._backup_proof(path, policies)
+                    return path, state, None, _LEAF
 
     def _simulate_determinized(
         self, root: Node, root_state: State, player: int, policies: Mapping[int, Agent]
     ) -> None:
         """One simulation on a fresh determinization of the searcher's information state."""
+        path, state, returns, _ = self._descend_determinized(root, root_state, player, policies, None)
+        if returns is None:
+            returns = self.evaluator.evaluate(state)
+        _backup(path, returns)
+
+    def _descend_determinized(
+        self,
+        root: Node,
+        root_state: State,
+        player: int,
+        policies: Mapping[int, Agent],
+        pending: set[int] | None,
+    ) -> tuple[list[Node], State, Sequence[float] | None, int]:
+        """Selection on a fresh determinization; returns as :meth:`_descend_exact` (a
+        terminal leaf gives ``_TERMINAL``: determinized nodes are never proven)."""
         state = root_state.resample_from_infostate(player, self._rng)
         node = root
         path = [root]
         puct = self.rule == "puct"
         c = self.c
+        # batched: availability counted on the way down, refunded if the descent is abandoned
+        bumped: list[Node] | None = None if pending is None else []
         while True:
+            if pending is not None and id(node) in pending:
+                for ch in bumped or ():
+                    ch.avail -= 1
+                return path, state, None, _COLLISION
             children = node.children
             if children is None:
                 children = node.children = {}
@@ -510,31 +649,15 @@ class MCTS:
                 if child is None:
                     child = children[action] = Node(action, to_play, 0.0)
             else:
-                legal = state.legal_actions()
-                if any(a not in children for a in legal):
-                    priors = dict(self.evaluator.prior(state))
-                    for a in legal:
-                        if a not in children:
-                            children[a] = Node(a, to_play, float(priors.get(a, 0.0)))
-                available = [children[a] for a in legal]
-                for ch in available:
-                    ch.avail += 1
-                child = self._select_available(available, c, puct)
+                child = self._choose_determinized(children, state, to_play, c, puct, bumped)
             state.apply(child.action)
             path.append(child)
             node = child
             next_player = state.current_player()
             if next_player == TERMINAL:
-                returns: Sequence[float] = state.returns()
-                break
+                return path, state, state.returns(), _TERMINAL
             if node.visits == 0 and next_player not in policies:
-                returns = self.evaluator.evaluate(state)
-                break
-        for n in path:
-            n.visits += 1
-            p = n.player
-            if p >= 0:
-                n.value_sum += returns[p]
+                return path, state, None, _LEAF
 
     # ---- selection and expansion ----------------------------------------------------------------
     def _expand(self, node: Node, state: State, to_play: int) -> dict[Action, Node]:
@@ -568,6 +691,30 @@ class MCTS:
                 best = child
         assert best is not None
         return best
+
+    def _choose_determinized(
+        self,
+        children: dict[Action, Node],
+        state: State,
+        to_play: int,
+        c: float,
+        puct: bool,
+        bumped: list[Node] | None,
+    ) -> Node:
+        """A searched move in a determinization: add the newly legal moves (with priors),
+        count every legal one as available (noted in ``bumped`` when batching), select."""
+        legal = state.legal_actions()
+        if any(a not in children for a in legal):
+            priors = dict(self.evaluator.prior(state))
+            for a in legal:
+                if a not in children:
+                    children[a] = Node(a, to_play, float(priors.get(a, 0.0)))
+        available = [children[a] for a in legal]
+        for ch in available:
+            ch.avail += 1
+        if bumped is not None:
+            bumped.extend(available)
+        return self._select_available(available, c, puct)
 
     def _select_available(self, available: list[Node], c: float, puct: bool) -> Node:
         """Selection among the moves legal in this determinization (availability counts)."""
@@ -701,6 +848,27 @@ class MCTS:
         )
 
 
+def _check_batching(batch_size: int, virtual_loss: float, evaluator: Evaluator | None) -> None:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ConfigError(f"MCTS batch_size={batch_size!r} must be a positive integer")
+    if not isinstance(virtual_loss, int | float) or isinstance(virtual_loss, bool) or not virtual_loss >= 0:
+        raise ConfigError(f"MCTS virtual_loss={virtual_loss!r} must be a number >= 0")
+    if batch_size > 1 and not isinstance(evaluator, BatchEvaluator):
+        raise ConfigError(
+            f"MCTS batch_size={batch_size} needs an evaluator with evaluate_batch (a BatchEvaluator), "
+            f"not {type(evaluator).__name__}"
+        )
+
+
+def _backup(path: list[Node], returns: Sequence[float]) -> None:
+    """Add one visit and the chooser's return to every node of a simulation's path."""
+    for n in path:
+        n.visits += 1
+        p = n.player
+        if p >= 0:
+            n.value_sum += returns[p]
+
+
 def _select_uct(children: dict[Action, Node], parent_visits: int, c: float, solve: bool) -> Node:
     """UCT: unvisited moves first (in the shuffled expansion order), then the highest bound.
 
@@ -755,6 +923,8 @@ class MCTSAgent:
         reuse_tree: bool = True,
         temperature: float = 0.0,
         name: str | None = None,
+        batch_size: int = 1,
+        virtual_loss: float = 1.0,
     ) -> None:
         if not game.info.perfect_information and not determinize:
             raise ConfigError(
@@ -777,6 +947,8 @@ class MCTSAgent:
             dirichlet=dirichlet,
             reuse_tree=reuse_tree,
             seed=self._rng,
+            batch_size=batch_size,
+            virtual_loss=virtual_loss,
         )
         budget = f"simulations={simulations}" if seconds is None else f"seconds={seconds:g}"
         self.name = name or f"mcts({rule},{budget})"

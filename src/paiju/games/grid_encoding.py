@@ -1,0 +1,84 @@
+"""AlphaZero encoders for connect four and gomoku (the generality check of issue 17).
+
+Both observations carry the whole move history, which rebuilds the board; the encoders read
+nothing else. Planes ``(2, rows, cols)``: the stones of the seat to move, the opponent's
+stones (AlphaZero's canonical view: the network always sees the board from the mover's side).
+Vector: the fraction of the board filled and whether the seat to move is seat 0. One policy
+head over the game's actions (connect four: the column; gomoku: the cell), no second step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import numpy as np
+
+from paiju.core.protocol import Action, State
+from paiju.games._grid import BoardObservation
+from paiju.games.connect_four import COLUMNS, ROWS, ConnectFour
+from paiju.games.gomoku import Gomoku
+
+
+class _GridEncoder:
+    rows: int
+    cols: int
+    num_actions: int
+
+    def __init__(self) -> None:
+        self.plane_shape = (2, self.rows, self.cols)
+        self.vector_size = 2
+        self.first_size = self.num_actions
+        self.second_size = 0
+
+    def perspective(self, state: State) -> int:
+        p = state.current_player()
+        # a finished game is never encoded for a policy; any seat will do for its value
+        return p if p >= 0 else 0
+
+    def _cells(self, history: Sequence[int]) -> Sequence[int]:
+        raise NotImplementedError
+
+    def encode(self, state: State) -> tuple[np.ndarray, np.ndarray]:
+        seat = self.perspective(state)
+        obs = state.observation(seat)
+        assert isinstance(obs, BoardObservation)
+        planes = np.zeros(self.plane_shape, dtype=np.float32)
+        for ply, cell in enumerate(self._cells(obs.history)):
+            r, c = divmod(cell, self.cols)
+            # seat 0 plays the even plies
+            planes[0 if ply % 2 == seat else 1, r, c] = 1.0
+        vector = np.array([len(obs.history) / (self.rows * self.cols), float(seat == 0)], dtype=np.float32)
+        return planes, vector
+
+    def policy_indices(self, state: State, legal: Sequence[Action]) -> list[tuple[int, int]]:
+        return [(cast(int, a), -1) for a in legal]  # the actions of these games are ints
+
+
+class ConnectFourEncoder(_GridEncoder):
+    """Connect four: a move is a column; its stone lands on the lowest empty row (row 0 is
+    the top row in the planes, as the game prints it)."""
+
+    rows, cols, num_actions = ROWS, COLUMNS, COLUMNS
+
+    def __init__(self, game: ConnectFour | None = None) -> None:
+        super().__init__()
+
+    def _cells(self, history: Sequence[int]) -> list[int]:
+        height = [0] * COLUMNS
+        out = []
+        for column in history:
+            out.append((ROWS - 1 - height[column]) * COLUMNS + column)
+            height[column] += 1
+        return out
+
+
+class GomokuEncoder(_GridEncoder):
+    """Gomoku on the game's board: a move is the cell ``row * cols + col``."""
+
+    def __init__(self, game: Gomoku) -> None:
+        self.rows, self.cols, self.num_actions = game.rows, game.cols, game.num_cells
+        super().__init__()
+
+    def _cells(self, history: Sequence[int]) -> Sequence[int]:
+        return history
