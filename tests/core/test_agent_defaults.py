@@ -81,7 +81,10 @@ def test_mahjong_defaults_are_the_agent_classes() -> None:
     from paiju.mahjong.agents import REGISTRY, ExpectimaxAgent, GreedyAgent
 
     described = REGISTRY.describe()
-    assert described["expectimax"][0] == {"depth": 2, "alpha": 0.6, "claim_depth": 1}
+    assert described["expectimax"][0] == {
+        "depth": 2, "alpha": 0.6, "claim_depth": 1, "leaf": "shanten", "prune": "tiles",
+        "defence": True, "deal_in_tai": 2.0, "wait_scale": 0.02, "ron_rate": 0.6,
+    }
     assert described["greedy"][0] == {"defence": True}
     default = REGISTRY.make("expectimax", seed=0)
     assert isinstance(default, ExpectimaxAgent)

@@ -1,13 +1,19 @@
-"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2,alpha=0.6``.
+"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2``, ``expectimax:leaf=value``.
 
 ``REGISTRY`` is what the CLI and the arena use (``paiju.core.registry`` points at it); each
 factory takes the seed and the spec's parameters. The search parts the Double DQN plugs into
-(:class:`OrderingFunction`, :class:`LeafEvaluator`) are re-exported here.
+(:class:`OrderingFunction`, :class:`LeafValueEvaluator` and its :class:`LeafState`; the old
+agent's per-chance-node :class:`LeafEvaluator`) are re-exported here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
+from paiju.core.errors import ConfigError
+from paiju.core.rng import SeedLike
+from paiju.mahjong.agents._hand import danger, distance
 from paiju.mahjong.agents.expectimax import (
     ExpectimaxAgent,
     ExpectimaxSearch,
@@ -20,6 +26,53 @@ from paiju.mahjong.agents.expectimax import (
     WinningSpeedEvaluator,
 )
 from paiju.mahjong.agents.greedy import GreedyAgent, rank_discards
+from paiju.mahjong.agents.value import (
+    HandValueEvaluator,
+    LeafState,
+    LeafValueEvaluator,
+    ValueExpectimaxAgent,
+    ValueSearch,
+)
+
+
+def make_expectimax(
+    seed: SeedLike = None,
+    depth: int = 2,
+    alpha: float = 0.6,
+    claim_depth: int = 1,
+    leaf: str = "shanten",
+    prune: str = "tiles",
+    defence: bool = True,
+    deal_in_tai: float = 2.0,
+    wait_scale: float = 0.02,
+    ron_rate: float = 0.6,
+) -> ExpectimaxAgent:
+    """``leaf=shanten`` (default): the first Expectimax; ``leaf=value``: :class:`ValueExpectimaxAgent`.
+
+    The default stays the shanten-leaf agent, move for move as before (recorded runs that name
+    ``expectimax`` replay), because the value-leaf agent has not yet been measured stronger
+    (docs/results/mahjong-expectimax.md). Its depth counts discard-and-draw layers and it
+    prunes by distinct kinds; ``prune``, ``defence``, ``deal_in_tai``, ``wait_scale`` and
+    ``ron_rate`` belong to ``leaf=value``, and giving one with ``leaf=shanten`` is an error.
+    """
+    if leaf == "shanten":
+        given = {
+            name: value for name, value, default in (
+                ("prune", prune, "tiles"), ("defence", defence, True), ("deal_in_tai", deal_in_tai, 2.0),
+                ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, 0.6),
+            ) if value != default
+        }
+        if given:
+            raise ConfigError(
+                f"expectimax: {', '.join(sorted(given))} only apply to leaf=value "
+                "(the default leaf is shanten)"
+            )
+        return ExpectimaxAgent(seed, depth=depth, alpha=alpha, claim_depth=claim_depth)
+    return ValueExpectimaxAgent(
+        seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=prune, defence=defence,
+        deal_in_tai=deal_in_tai, wait_scale=wait_scale, ron_rate=ron_rate,
+    )
+
 
 REGISTRY = AgentRegistry("mahjong")
 REGISTRY.register(
@@ -38,23 +91,64 @@ REGISTRY.register(
 )
 REGISTRY.register(
     "expectimax",
-    ExpectimaxAgent,
-    keyword_defaults(ExpectimaxAgent, "depth", "alpha", "claim_depth"),
-    "Expectimax over own draws/discards (depth layers, top ceil(alpha*n) discards), hand-made leaves",
-    limits={"depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3)},
+    make_expectimax,
+    keyword_defaults(
+        make_expectimax, "depth", "alpha", "claim_depth", "leaf", "prune", "defence",
+        "deal_in_tai", "wait_scale", "ron_rate",
+    ),
+    "Expectimax over own discards/draws; leaf=shanten (default): shanten-speed leaves, top "
+    "ceil(alpha*kinds) discards; leaf=value: win probability x payment, discard wins, defence, "
+    "top ceil(alpha*tiles)",
+    limits={
+        "depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3),
+        "deal_in_tai": (0.0, 30.0), "wait_scale": (0.0, 0.5), "ron_rate": (0.0, 3.0),
+    },
+    choices={"leaf": ("value", "shanten"), "prune": ("tiles", "kinds")},
 )
+
+
+def _q_agent(name: str) -> Any:
+    """Factory of a Q-network agent; torch is imported only when one is built."""
+
+    def make(seed: SeedLike = None, **params: Any) -> Any:
+        from paiju.mahjong.agents.dqn import DQNAgent
+
+        return DQNAgent(seed, name=name, **params)
+
+    return make
+
+
+for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
+    REGISTRY.register(
+        _name,
+        _q_agent(_name),
+        {"model": "", "threads": 1, "defence": True},
+        f"{_what} Q-network picks the discard (model = a .pt path; empty: the shipped "
+        f"mj-{_name}.pt); wins, kongs and claims by the greedy rule; threads = torch threads (0 = default)",
+        limits={"threads": (0, 64)},
+        process_wide={"threads": "sets torch's thread count for the whole process"},
+        file_params=("model",),
+    )
 
 __all__ = [
     "REGISTRY",
     "ExpectimaxAgent",
     "ExpectimaxSearch",
     "GreedyAgent",
+    "HandValueEvaluator",
     "LeafBatch",
     "LeafEvaluator",
+    "LeafState",
+    "LeafValueEvaluator",
     "OrderingFunction",
     "SearchContext",
     "SearchNode",
     "ShantenOrdering",
+    "ValueExpectimaxAgent",
+    "ValueSearch",
     "WinningSpeedEvaluator",
+    "danger",
+    "distance",
+    "make_expectimax",
     "rank_discards",
 ]

@@ -1,0 +1,211 @@
+"""The value-based Expectimax: paired 2v2-all results, decision times, agreement with greedy.
+
+``paired RECORD_DIR``
+    Reads a ``paiju arena -g mahjong -f 2v2-all --record RECORD_DIR`` run (every wall played
+    in all 6 seatings of two A and two B seats) and reports, **paired by wall**: A's win rate
+    per seat-hand minus B's, and A's mean points per seat-hand minus B's, each with a 95%
+    normal interval over walls (the 6 seatings of a wall are one observation, so the luck
+    of the wall cancels); plus each agent's decision times (median, p95, from the
+    ``move_ms`` the arena records for every move).
+
+``agreement``
+    Plays ``--hands`` seeded hands with ``--agent`` in every seat and asks greedy for its
+    discard on each of the agent's turn observations: the share of identical discards, and
+    the agent's turn-decision times (median, p95): wall clock, and CPU time
+    (``process_time``: what a decision costs when the shared machine is busy).
+
+``calibrate``
+    Greedy self-play behind the defence constants: at each of seat 0's turns, whether each
+    opponent is ready (from the true state), with his exposed sets and discards; a logistic
+    fit (Newton / IRLS) gives ``READY_LOGIT``, and the share of seat 0's tiles that are a
+    ready opponent's wait, by danger score, gives ``wait_scale``.
+
+Usage::
+
+    .venv/bin/paiju arena -g mahjong -f 2v2-all -a expectimax,greedy -n 3000 --seed 14 \\
+        --record runs/mj-ev-greedy --json > runs/mj-ev-greedy.json
+    .venv/bin/python benchmarks/mahjong_expectimax.py paired runs/mj-ev-greedy
+    .venv/bin/python benchmarks/mahjong_expectimax.py agreement --hands 20 --seed 5
+    .venv/bin/python benchmarks/mahjong_expectimax.py calibrate --hands 120 --seed 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from paiju.core.records import read_records
+from paiju.core.stats import mean_ci
+from paiju.mahjong.agents import REGISTRY, GreedyAgent, danger, distance
+from paiju.mahjong.game import WIN, MahjongGame, Phase
+
+
+def _quantiles(ms: list[float]) -> dict[str, float]:
+    if not ms:
+        return {"n": 0}
+    s = sorted(ms)
+    p95 = s[min(len(s) - 1, int(0.95 * len(s)))]
+    return {"n": len(s), "median_s": s[len(s) // 2] / 1000, "p95_s": p95 / 1000}
+
+
+def paired(record_dir: Path) -> dict[str, Any]:
+    rows = [r for r in read_records(record_dir).to_pylist() if r["arena_format"] == "2v2-all"]
+    if not rows:
+        raise SystemExit(f"no 2v2-all records in {record_dir}")
+    names = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))
+    specs = [names[0], names[1]]
+    per_wall: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    times: dict[int, list[float]] = defaultdict(list)
+    for r in rows:
+        wall = per_wall[r["deal_index"]]
+        for seat, agent in enumerate(r["seat_agents"]):
+            wall[f"win{agent}"].append(1.0 if r["returns"][seat] > 0 else 0.0)
+            wall[f"pts{agent}"].append(r["returns"][seat])
+        for player, ms in zip(r["move_players"], r["move_ms"], strict=True):
+            if player >= 0:
+                times[r["seat_agents"][player]].append(ms)
+    complete = {d: w for d, w in per_wall.items() if len(w["win0"]) == 12}  # 6 seatings x 2 seats
+    win_diff = [statistics.mean(w["win0"]) - statistics.mean(w["win1"]) for w in complete.values()]
+    pts_diff = [statistics.mean(w["pts0"]) - statistics.mean(w["pts1"]) for w in complete.values()]
+    win_a = [statistics.mean(w["win0"]) for w in complete.values()]
+    win_b = [statistics.mean(w["win1"]) for w in complete.values()]
+    return {
+        "record": str(record_dir),
+        "agents": specs,
+        "walls": len(complete),
+        "hands": 6 * len(complete),
+        "win_rate_A": mean_ci(win_a).as_dict(),
+        "win_rate_B": mean_ci(win_b).as_dict(),
+        "win_rate_A_minus_B": mean_ci(win_diff).as_dict(),
+        "points_per_seat_hand_A_minus_B": mean_ci(pts_diff).as_dict(),
+        "decision_time_A": _quantiles(times[0]),
+        "decision_time_B": _quantiles(times[1]),
+    }
+
+
+def agreement(spec: str, hands: int, seed: int) -> dict[str, Any]:
+    game = MahjongGame()
+    greedy = GreedyAgent()
+    same = total = 0
+    turn_s: list[float] = []
+    turn_cpu: list[float] = []
+    for h in range(hands):
+        agents = [REGISTRY.make(spec, seed=s) for s in range(4)]
+        state = game.new_hand(seed=seed + h)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            start, cpu = time.perf_counter(), time.process_time()
+            action = agents[seat].act(obs, legal)
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+            if obs.phase == Phase.TURN and WIN not in legal:
+                turn_s.append(elapsed)
+                turn_cpu.append(cpu)
+                if action < 34:
+                    total += 1
+                    same += greedy.act(obs, legal) == action
+            state.apply(action)
+    s, c = sorted(turn_s), sorted(turn_cpu)
+    return {
+        "agent": spec,
+        "hands": hands,
+        "seed": seed,
+        "turn_decisions": len(s),
+        "agreement_with_greedy": same / max(1, total),
+        "discards_compared": total,
+        "turn_median_s": s[len(s) // 2],
+        "turn_p95_s": s[min(len(s) - 1, int(0.95 * len(s)))],
+        "turn_max_s": s[-1],
+        "turn_cpu_median_s": c[len(c) // 2],
+        "turn_cpu_p95_s": c[min(len(c) - 1, int(0.95 * len(c)))],
+    }
+
+
+def _waits(hand: list[int]) -> set[int]:
+    out = set()
+    for k in range(34):
+        if hand[k] < 4:
+            hand[k] += 1
+            if distance(hand) == 0:
+                out.add(k)
+            hand[k] -= 1
+    return out
+
+
+def calibrate(hands: int, seed: int) -> dict[str, Any]:
+    game, greedy = MahjongGame(), GreedyAgent()
+    features: list[tuple[float, float, float]] = []
+    ready: list[float] = []
+    danger_wait: list[tuple[float, bool]] = []
+    for h in range(hands):
+        state = game.new_hand(seed=seed + h)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            if seat == 0 and obs.phase == Phase.TURN and WIN not in legal:
+                unseen = obs.unseen_counts()
+                for other in (1, 2, 3):
+                    hand = list(state.observation(other).hand)
+                    if sum(hand) % 3 != 1:
+                        continue
+                    is_ready = distance(hand) == 1
+                    features.append((1.0, len(obs.melds[other]), len(obs.discards[other])))
+                    ready.append(float(is_ready))
+                    if is_ready:
+                        waits = _waits(hand)
+                        danger_wait += [
+                            (danger(k, obs, unseen, [other]), k in waits) for k in range(34) if obs.hand[k]
+                        ]
+            state.apply(greedy.act(obs, legal))
+    x, y = np.array(features), np.array(ready)
+    w = np.zeros(3)
+    for _ in range(30):  # Newton steps of the logistic likelihood
+        p = 1 / (1 + np.exp(-x @ w))
+        w = w + np.linalg.solve(x.T @ (x * (p * (1 - p))[:, None]) + 1e-9 * np.eye(3), x.T @ (y - p))
+    d = np.array([a for a, _ in danger_wait])
+    hit = np.array([b for _, b in danger_wait], dtype=float)
+    buckets = []
+    for lo, hi in ((0, 1.5), (1.5, 2.5), (2.5, 3.5), (3.5, 4.5), (4.5, 5.5), (5.5, 9)):
+        sel = (d >= lo) & (d < hi)
+        if sel.sum():
+            buckets.append({"danger": [lo, hi], "wait_share": float(hit[sel].mean()), "n": int(sel.sum())})
+    return {
+        "hands": hands, "seed": seed, "positions": len(y), "ready_share": float(y.mean()),
+        "ready_logit_const_per_meld_per_discard": [float(v) for v in w],
+        "wait_share_by_danger": buckets,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("paired")
+    p.add_argument("record_dir", type=Path)
+    a = sub.add_parser("agreement")
+    a.add_argument("--agent", default="expectimax:leaf=value")
+    a.add_argument("--hands", type=int, default=20)
+    a.add_argument("--seed", type=int, default=5)
+    c = sub.add_parser("calibrate")
+    c.add_argument("--hands", type=int, default=120)
+    c.add_argument("--seed", type=int, default=5000)
+    args = parser.parse_args()
+    if args.cmd == "paired":
+        out = paired(args.record_dir)
+    elif args.cmd == "agreement":
+        out = agreement(args.agent, args.hands, args.seed)
+    else:
+        out = calibrate(args.hands, args.seed)
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

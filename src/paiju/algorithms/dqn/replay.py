@@ -1,0 +1,161 @@
+"""A uniform replay buffer of transitions with legal-action masks, sampled from a seeded RNG.
+
+A transition is ``(obs, action, reward, next_obs, done, next_mask)``: ``next_mask`` marks the
+legal actions at ``next_obs`` (the Q-target maximises over those only); at a terminal
+transition (``done``) ``next_obs`` and ``next_mask`` are ignored. Observations are stored as
+given (dtype and shape fixed at construction): a game may store a compact form and let the
+learner expand it (``input_transform``). The buffer is a ring: once full, the oldest
+transition is overwritten. Its whole state -- contents, write position and the sampling
+RNG -- goes into a checkpoint (:meth:`ReplayBuffer.state_dict`), so a resumed run samples
+exactly what an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from paiju.core.errors import ConfigError
+from paiju.core.rng import SeedLike, as_generator
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A batch of transitions as tensors (first axis = transition)."""
+
+    obs: torch.Tensor
+    action: torch.Tensor
+    """int64 (B,)."""
+    reward: torch.Tensor
+    """float32 (B,)."""
+    next_obs: torch.Tensor
+    done: torch.Tensor
+    """bool (B,)."""
+    next_mask: torch.Tensor
+    """bool (B, num_actions)."""
+
+    @classmethod
+    def from_arrays(
+        cls,
+        obs: np.ndarray,
+        action: np.ndarray,
+        reward: np.ndarray,
+        next_obs: np.ndarray,
+        done: np.ndarray,
+        next_mask: np.ndarray,
+    ) -> Batch:
+        return cls(
+            obs=torch.as_tensor(np.asarray(obs, dtype=np.float32)),
+            action=torch.as_tensor(np.asarray(action, dtype=np.int64)),
+            reward=torch.as_tensor(np.asarray(reward, dtype=np.float32)),
+            next_obs=torch.as_tensor(np.asarray(next_obs, dtype=np.float32)),
+            done=torch.as_tensor(np.asarray(done, dtype=np.bool_)),
+            next_mask=torch.as_tensor(np.asarray(next_mask, dtype=np.bool_)),
+        )
+
+
+class ReplayBuffer:
+    """Ring buffer of ``capacity`` transitions; :meth:`sample` draws uniformly with replacement."""
+
+    def __init__(
+        self,
+        capacity: int,
+        obs_shape: tuple[int, ...],
+        num_actions: int,
+        seed: SeedLike = None,
+        obs_dtype: np.dtype[Any] | type = np.float32,
+    ) -> None:
+        if capacity < 1:
+            raise ConfigError(f"replay buffer capacity={capacity} must be >= 1")
+        if num_actions < 1:
+            raise ConfigError(f"replay buffer num_actions={num_actions} must be >= 1")
+        self.capacity = capacity
+        self.obs_shape = tuple(obs_shape)
+        self.num_actions = num_actions
+        self.obs = np.zeros((capacity, *self.obs_shape), dtype=obs_dtype)
+        self.next_obs = np.zeros_like(self.obs)
+        self.action = np.zeros(capacity, dtype=np.int64)
+        self.reward = np.zeros(capacity, dtype=np.float32)
+        self.done = np.zeros(capacity, dtype=np.bool_)
+        self.next_mask = np.zeros((capacity, num_actions), dtype=np.bool_)
+        self.size = 0
+        self.position = 0
+        self.rng = as_generator(seed)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(
+        self,
+        obs: np.ndarray,
+        action: int,
+        reward: float,
+        next_obs: np.ndarray | None,
+        done: bool,
+        next_mask: np.ndarray | None,
+    ) -> None:
+        """Store one transition (``next_obs`` / ``next_mask`` may be None when ``done``)."""
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action {action} outside 0..{self.num_actions - 1}")
+        if not done and (next_obs is None or next_mask is None or not np.any(next_mask)):
+            raise ValueError("a non-terminal transition needs next_obs and a next_mask with a legal action")
+        i = self.position
+        self.obs[i] = obs
+        self.action[i] = action
+        self.reward[i] = reward
+        self.done[i] = done
+        self.next_obs[i] = 0 if next_obs is None else next_obs
+        self.next_mask[i] = False if next_mask is None else next_mask
+        self.position = (i + 1) % self.capacity
+        self.size = min(self.size + 1, self.capacity)
+
+    def sample_indices(self, batch_size: int) -> np.ndarray:
+        if self.size == 0:
+            raise ValueError("cannot sample from an empty replay buffer")
+        return self.rng.integers(0, self.size, size=batch_size)
+
+    def sample(self, batch_size: int) -> Batch:
+        idx = self.sample_indices(batch_size)
+        return Batch.from_arrays(
+            self.obs[idx],
+            self.action[idx],
+            self.reward[idx],
+            self.next_obs[idx],
+            self.done[idx],
+            self.next_mask[idx],
+        )
+
+    def state_dict(self) -> dict[str, Any]:
+        """Contents (the filled part), position and the sampling RNG's state: plain tensors and data."""
+        n = self.size
+        return {
+            "capacity": self.capacity,
+            "obs_shape": list(self.obs_shape),
+            "num_actions": self.num_actions,
+            "size": n,
+            "position": self.position,
+            "rng": self.rng.bit_generator.state,
+            "obs": torch.from_numpy(self.obs[:n].copy()),
+            "next_obs": torch.from_numpy(self.next_obs[:n].copy()),
+            "action": torch.from_numpy(self.action[:n].copy()),
+            "reward": torch.from_numpy(self.reward[:n].copy()),
+            "done": torch.from_numpy(self.done[:n].copy()),
+            "next_mask": torch.from_numpy(self.next_mask[:n].copy()),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        shape = (int(state["capacity"]), tuple(int(x) for x in state["obs_shape"]), int(state["num_actions"]))
+        if shape != (self.capacity, self.obs_shape, self.num_actions):
+            raise ConfigError(
+                f"replay buffer checkpoint is (capacity, obs_shape, num_actions) = {shape}, "
+                f"this buffer {(self.capacity, self.obs_shape, self.num_actions)}"
+            )
+        n = int(state["size"])
+        self.size = n
+        self.position = int(state["position"])
+        for name in ("obs", "next_obs", "action", "reward", "done", "next_mask"):
+            getattr(self, name)[:n] = state[name].numpy()
+        self.rng.bit_generator.state = state["rng"]

@@ -1,0 +1,197 @@
+"""Q-network mahjong agents (``dqn``, ``ddqn``) and the Q leaf evaluator for the Expectimax.
+
+The network chooses the **discard** (34 values, one per kind; kinds not in hand masked).
+Every other decision follows a documented rule, the greedy agent's
+(:class:`~paiju.mahjong.agents.greedy.GreedyAgent`): a win is always taken; a concealed or
+added kong when it does not raise the shanten; a chow / pung when it lowers it; otherwise
+pass. So on its turn the agent asks the rule first and, when the rule would discard, the
+network picks which tile.
+
+A model file is written by :func:`paiju.algorithms.dqn.save_model` and carries the feature
+version it was trained on (``meta["features"]``); a ResNet takes the 19×19 planes, an MLP the
+flat features (``docs/mahjong.md`` §11). No model is shipped yet: ``dqn`` / ``ddqn`` without
+``model=PATH`` look for ``paiju/mahjong/models/mj-dqn.pt`` / ``mj-ddqn.pt`` and say so
+clearly (:class:`ConfigError`) when it is missing.
+
+:class:`QLeafEvaluator` values a batch of Expectimax leaves by ``max Q`` over the leaf hand's
+discard kinds, the leaf being encoded as the root observation with the leaf's hand, melds and
+in-tree discards (identical leaves are encoded and evaluated once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from paiju.algorithms.dqn import QNetwork, load_model, masked_argmax, masked_max
+from paiju.core.errors import ConfigError
+from paiju.core.rng import SeedLike
+from paiju.mahjong import features as F
+from paiju.mahjong.agents.greedy import GreedyAgent
+from paiju.mahjong.agents.value import LeafState
+from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation, Phase
+from paiju.mahjong.tiles import NUM_KINDS
+
+MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
+"""Where shipped mahjong models go (``paiju/mahjong/models``)."""
+
+_MODELS: dict[str, QModel] = {}
+
+
+class QModel:
+    """A loaded Q-network and the feature layout it takes; values batches of observations."""
+
+    def __init__(self, net: QNetwork, meta: dict[str, Any], label: str = "model") -> None:
+        found = meta.get("features")
+        if found != F.FEATURES_VERSION:
+            raise ConfigError(
+                f"mahjong Q-model {label}: trained on features {found!r}, this paiju encodes "
+                f"{F.FEATURES_VERSION!r} (retrain it)"
+            )
+        shape = net.config.input_shape
+        if shape == F.PLANE_SHAPE:
+            self.planes = True
+        elif shape == (F.FLAT_SIZE,):
+            self.planes = False
+        else:
+            raise ConfigError(
+                f"mahjong Q-model {label}: input {shape} is neither the planes {F.PLANE_SHAPE} "
+                f"nor the flat features ({F.FLAT_SIZE},)"
+            )
+        if net.config.num_actions != NUM_KINDS:
+            outputs = net.config.num_actions
+            raise ConfigError(f"mahjong Q-model {label}: {outputs} outputs, expected {NUM_KINDS}")
+        self.net = net.eval()
+        self.meta = meta
+
+    @classmethod
+    def load(cls, path: str | Path) -> QModel:
+        """The model at ``path``, cached per process (arena games build a fresh agent each)."""
+        key = str(Path(path).expanduser().resolve())
+        if key not in _MODELS:
+            net, meta = load_model(key)
+            _MODELS[key] = cls(net, meta, label=repr(str(path)))
+        return _MODELS[key]
+
+    def encode(self, observations: Sequence[MahjongObservation]) -> np.ndarray:
+        return F.encode_planes_batch(observations) if self.planes else F.encode_flat_batch(observations)
+
+    def q_values(self, observations: Sequence[MahjongObservation]) -> torch.Tensor:
+        """``(B, 34)`` Q-values of the discard kinds."""
+        with torch.no_grad():
+            q: torch.Tensor = self.net(torch.from_numpy(self.encode(observations)))
+        return q
+
+    def q_features(self, kinds: np.ndarray, scalars: np.ndarray) -> torch.Tensor:
+        """``(B, 34)`` Q-values from :func:`~paiju.mahjong.features.encode_features`-style arrays."""
+        x = F.planes_from_features(kinds, scalars) if self.planes else F.flat_from_features(kinds, scalars)
+        with torch.no_grad():
+            q: torch.Tensor = self.net(torch.from_numpy(x))
+        return q
+
+
+def resolve_model(model: str, name: str) -> str:
+    """``model`` as given, or the shipped file of agent ``name`` (a clear error if absent)."""
+    if model:
+        if not Path(model).expanduser().is_file():
+            raise ConfigError(f"{name}: model file {model!r} does not exist")
+        return model
+    shipped = MODEL_DIR / f"mj-{name}.pt"
+    if not shipped.is_file():
+        raise ConfigError(
+            f"{name}: no shipped model (paiju/mahjong/models/mj-{name}.pt is not there yet); "
+            f"pass model=PATH to a model trained by the mahjong DQN training command"
+        )
+    return str(shipped)
+
+
+class DQNAgent:
+    """Discards by the Q-network's best legal kind; wins, kongs and claims by the greedy rule."""
+
+    def __init__(
+        self,
+        seed: SeedLike = None,
+        model: str = "",
+        threads: int = 1,
+        defence: bool = True,
+        name: str = "ddqn",
+    ) -> None:
+        self.name = name
+        if threads > 0:
+            torch.set_num_threads(threads)
+        self.model = QModel.load(resolve_model(model, name))
+        self.rule = GreedyAgent(seed, defence=defence)
+        # deterministic: the seed is accepted for the registry's uniform interface only
+
+    def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
+        obs: MahjongObservation = observation
+        legal = list(legal_actions)
+        choice = self.rule.act(obs, legal)
+        if obs.phase != Phase.TURN or choice >= NUM_KINDS:
+            return choice
+        mask = np.zeros(NUM_KINDS, dtype=np.bool_)
+        mask[[a for a in legal if a < NUM_KINDS]] = True
+        q = self.model.q_values([obs])
+        return int(masked_argmax(q, torch.from_numpy(mask[None, :]))[0])
+
+
+River = tuple[tuple[int, int], ...]
+
+
+def _leaf_river(observation: MahjongObservation, leaf: LeafState) -> tuple[River, tuple[bool, ...]]:
+    """Own river at ``leaf``: the root's plus the in-tree discards, with their 摸打 flags (an
+    in-tree discard is 摸打 exactly when it is the tile drawn just before it)."""
+    p = observation.player
+    drawn_before = (observation.drawn, *leaf.draws)
+    river = observation.discards[p] + tuple((k, -1) for k in leaf.discards)
+    flags = observation.discards_drawn[p] + tuple(d == drawn_before[i] for i, d in enumerate(leaf.discards))
+    return river, flags
+
+
+def _leaf_live_tiles(observation: MahjongObservation, leaf: LeafState) -> int:
+    # every in-tree draw is one go-around of four draws
+    return max(observation.live_tiles - NUM_PLAYERS * len(leaf.draws), 0)
+
+
+def leaf_observation(observation: MahjongObservation, leaf: LeafState) -> MahjongObservation:
+    """The root observation as it would be at ``leaf``: the player's own turn, his hand,
+    melds and river after the in-tree draws and discards, the wall shorter by those turns."""
+    river, flags = _leaf_river(observation, leaf)
+    return F.own_turn(observation, leaf.hand, leaf.melds, river, flags, _leaf_live_tiles(observation, leaf))
+
+
+class QLeafEvaluator:
+    """A :class:`~paiju.mahjong.agents.value.LeafValueEvaluator`: each leaf's ``max Q`` over
+    the kinds of its hand, all leaves in one forward pass."""
+
+    def __init__(self, model: QModel) -> None:
+        self.model = model
+
+    def evaluate(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
+        if not leaves:
+            return np.zeros(0, dtype=np.float64)
+        index: dict[tuple[Any, ...], int] = {}
+        unique: list[LeafState] = []
+        slots = np.empty(len(leaves), dtype=np.int64)
+        for i, leaf in enumerate(leaves):
+            key = (leaf.hand, leaf.melds, leaf.discards, leaf.draws)
+            if key not in index:
+                index[key] = len(unique)
+                unique.append(leaf)
+            slots[i] = index[key]
+        rivers = [_leaf_river(observation, leaf) for leaf in unique]
+        kinds, scalars = F.encode_own_turns(
+            observation,
+            [leaf.hand for leaf in unique],
+            [leaf.melds for leaf in unique],
+            [r for r, _ in rivers],
+            [f for _, f in rivers],
+            [_leaf_live_tiles(observation, leaf) for leaf in unique],
+        )
+        mask = torch.from_numpy(np.asarray([leaf.hand for leaf in unique], dtype=np.int64) > 0)
+        values = masked_max(self.model.q_features(kinds, scalars), mask).numpy().astype(np.float64)
+        return values[slots]

@@ -1,0 +1,111 @@
+"""The Q-network agents (``dqn`` / ``ddqn``) and the Q leaf evaluator of the Expectimax."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from paiju.algorithms.dqn import QNetConfig, save_model, seeded_network
+from paiju.core.errors import ConfigError
+from paiju.mahjong import features as F
+from paiju.mahjong.agents import REGISTRY, GreedyAgent, LeafState, ValueExpectimaxAgent
+from paiju.mahjong.agents.dqn import DQNAgent, QLeafEvaluator, QModel, leaf_observation
+from paiju.mahjong.game import NUM_ACTIONS, MahjongGame, Phase
+from paiju.mahjong.tiles import NUM_KINDS
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    net = seeded_network(QNetConfig((F.FLAT_SIZE,), NUM_KINDS, kind="mlp", hidden=(16,)), 3)
+    return save_model(tmp_path_factory.mktemp("q") / "mj-test.pt", net, {"features": F.FEATURES_VERSION})
+
+
+def test_missing_models_are_clear_config_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no shipped model"):
+        REGISTRY.make("ddqn")
+    with pytest.raises(ConfigError, match="does not exist"):
+        REGISTRY.make(f"dqn:model={tmp_path / 'nope.pt'}")
+    wrong = save_model(tmp_path / "old.pt", seeded_network(QNetConfig((F.FLAT_SIZE,), 34, kind="mlp"), 0),
+                       {"features": "mj-features-0"})
+    with pytest.raises(ConfigError, match="features"):
+        REGISTRY.make(f"dqn:model={wrong}")
+    small = save_model(tmp_path / "small.pt", seeded_network(QNetConfig((10,), 34, kind="mlp"), 0),
+                       {"features": F.FEATURES_VERSION})
+    with pytest.raises(ConfigError, match="neither the planes"):
+        REGISTRY.make(f"dqn:model={small}")
+
+
+def test_agent_discards_by_q_and_follows_the_rule_otherwise(model_path: Path) -> None:
+    agent = REGISTRY.make(f"ddqn:model={model_path}")
+    assert isinstance(agent, DQNAgent)
+    rule = GreedyAgent(defence=True)
+    net = QModel.load(model_path).net
+    game = MahjongGame()
+    discards = 0
+    for seed in (1, 2):
+        state = game.new_hand(seed=seed)
+        while not state.is_terminal():
+            p = state.current_player()
+            obs, legal = state.observation(p), state.legal_actions()
+            action = agent.act(obs, legal) if p == 0 else rule.act(obs, legal)
+            assert action in legal
+            if p == 0:
+                ruled = rule.act(obs, legal)
+                if obs.phase == Phase.TURN and ruled < NUM_KINDS:
+                    # independent: the held kinds' values straight from the network
+                    q = net(torch.from_numpy(F.encode_flat(obs)[None]))[0].detach().numpy()
+                    held = [k for k in legal if k < NUM_KINDS]
+                    assert action == max(held, key=lambda k: (q[k], -k))
+                    discards += 1
+                else:
+                    assert action == ruled
+            state.apply(action)
+    assert discards >= 10
+
+
+def _leaves(seed: int) -> tuple[object, list[LeafState]]:
+    state = MahjongGame().new_hand(seed=seed)
+    obs = state.observation(state.current_player())
+    hand = list(obs.hand)
+    unseen = tuple(obs.unseen_counts())
+    out = []
+    for k in range(NUM_KINDS):
+        if hand[k]:
+            after = list(hand)
+            after[k] -= 1
+            out.append(LeafState(tuple(after), (), unseen, 20, (k,), ()))
+    return obs, out
+
+
+def test_leaf_evaluator_is_max_q_of_each_leaf_position(model_path: Path) -> None:
+    model = QModel.load(model_path)
+    obs, leaves = _leaves(4)
+    evaluator = QLeafEvaluator(model)
+    values = evaluator.evaluate(obs, leaves + leaves[:2])  # duplicates valued once, the same
+    assert values.shape == (len(leaves) + 2,)
+    np.testing.assert_array_equal(values[-2:], values[:2])
+    for leaf, value in zip(leaves, values, strict=False):
+        lo = leaf_observation(obs, leaf)
+        assert lo.hand == leaf.hand and lo.discards[obs.player][-1] == (leaf.discards[-1], -1)
+        q = model.net(torch.from_numpy(F.encode_flat(lo)[None]))[0].detach().numpy()
+        assert value == pytest.approx(max(q[k] for k in range(NUM_KINDS) if leaf.hand[k]), rel=1e-6)
+    assert evaluator.evaluate(obs, []).shape == (0,)
+
+
+def test_leaf_evaluator_plugs_into_the_value_expectimax(model_path: Path) -> None:
+    agent = ValueExpectimaxAgent(0, depth=1, leaf_evaluator=QLeafEvaluator(QModel.load(model_path)))
+    state = MahjongGame().new_hand(seed=6)
+    p = state.current_player()
+    action = agent.act(state.observation(p), state.legal_actions())
+    assert 0 <= action < NUM_ACTIONS and action in state.legal_actions()
+
+
+def test_registry_defaults_are_the_agent_class_defaults() -> None:
+    # the registry stays free of torch, so it spells the defaults out: they must match the class
+    from paiju.core.agents import keyword_defaults
+
+    for name in ("dqn", "ddqn"):
+        assert REGISTRY.describe()[name][0] == keyword_defaults(DQNAgent, "model", "threads", "defence")
