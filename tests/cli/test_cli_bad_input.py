@@ -60,6 +60,13 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["ddz", "play", "--deal", ""], 2, "empty deal"),
     (["ddz", "play", "--deal", "[33]"], 2, "expected three bracketed hands"),
     (["ddz", "play", "--scoring", "x"], 2, "unknown Dou Dizhu scoring rule 'x'"),
+    # --- ddz tagger-data / tagger-train -------------------------------------------------
+    (["ddz", "tagger-data", "--out", "{missing}"], 2, "Missing option '--records'"),
+    (["ddz", "tagger-data", "--records", "{missing}", "--out", "{dir}/x.parquet"], 2, "does not exist"),
+    (["ddz", "tagger-data", "--records", "{dir}", "--out", "{dir}/x.parquet"], 2, "holds no .parquet files"),
+    (["ddz", "tagger-train", "--data", "{missing}", "--out", "{dir}"], 2, "does not exist"),
+    (["ddz", "tagger-train", "--data", "{file}", "--out", "{dir}"], 2, "not a readable tagger dataset"),
+    (["ddz", "tagger-train", "--data", "{file}", "--out", "{dir}", "--epochs", "0"], 2, "'--epochs'"),
     # --- ddz split ---------------------------------------------------------------------
     (["ddz", "split"], 2, "Missing argument 'hand'"),
     (["ddz", "split", ""], 2, "empty hand"),

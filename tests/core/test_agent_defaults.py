@@ -39,10 +39,12 @@ def test_doudizhu_search_defaults_are_the_registry_the_factory_and_the_class() -
     from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.agents.search import SearchAgent
 
-    documented = {"budget": 120, "width": 6, "time": 0.0, "wings": "game", "scoring": "game"}
+    documented = {
+        "budget": 120, "width": 6, "time": 0.0, "wings": "game", "scoring": "game", "leads": "split",
+    }
     assert REGISTRY.describe()["search"][0] == documented
     params = inspect.signature(SearchAgent).parameters
-    signature = {k: params[k].default for k in ("budget", "width", "wings", "scoring")}
+    signature = {k: params[k].default for k in ("budget", "width", "wings", "scoring", "leads")}
     assert signature == {k: documented[k] for k in signature}
     assert params["time_limit"].default == documented["time"]
     built = REGISTRY.make("search", seed=1)

@@ -15,7 +15,10 @@ from paiju.cli.validate import (
     ddz_deal,
     ddz_hand,
     ddz_move,
+    input_file,
     output_dir,
+    output_file,
+    parquet_input,
 )
 
 app = typer.Typer(no_args_is_help=True)
@@ -204,7 +207,8 @@ def split_command(
         ..., parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD."
     ),
     method: str = typer.Option(
-        "exact", "--method", "-m", help="exact (provably optimal) or heuristic (the paper's 40 orders)"
+        "exact", "--method", "-m",
+        help="exact (provably optimal), heuristic (the paper's 40 orders) or tagger (learned from winners)",
     ),
     objective: str = typer.Option(
         "groups", "--objective", "-o", help="groups (fewest groups) or plays (fewest plays, kickers attached)"
@@ -285,3 +289,98 @@ def selfplay_command(
         markup=False,
     )
     console.print(f"run {summary['run_id']}: {', '.join(summary['agents'])}", markup=False)
+
+
+# --- the learned splitter: `paiju ddz tagger-data | tagger-train` (paiju/doudizhu/tagger/) ------
+
+
+@app.command("tagger-data")
+def tagger_data_command(
+    records: list[Path] = typer.Option(
+        ..., "--records", "-r", parser=parquet_input,
+        help="Record folder or file (repeatable); its deals are split into train/validation by hash.",
+    ),
+    out: Path = typer.Option(
+        ..., "--out", "-o", parser=output_file, help="Dataset file to write (.parquet)."
+    ),
+    test_records: list[Path] | None = typer.Option(
+        None, "--test-records", "-t", parser=parquet_input,
+        help="Records of the test set (dealt from other seeds; repeatable). Without: --test of the deals.",
+    ),
+    validation: float = typer.Option(
+        0.05, "--validation", min=0.0, max=0.5, help="Share of deals for validation."
+    ),
+    test: float = typer.Option(
+        0.05, "--test", min=0.0, max=0.5, help="Share of deals held out (no --test-records)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the label statistics as JSON."),
+) -> None:
+    """Build the tagger's dataset: every winner's initial hand with the label of each card's play."""
+    from paiju.cli.common import console, print_json
+    from paiju.doudizhu.tagger.data import build_rows, label_statistics, write_dataset
+
+    rows, dropped = build_rows(records, test_records or [], validation=validation, test=test)
+    write_dataset(rows, out)
+    stats = {"out": str(out), "dropped_test_deals": dropped, **label_statistics(rows)}
+    if as_json:
+        print_json(stats)
+        return
+    console.print(f"{len(rows)} winner hands written to {out}", markup=False)
+    for group in ("by_split", "by_source"):
+        for name, s in stats[group].items():
+            share = " ".join(f"{k}:{v:.3f}" for k, v in s["label_share"].items())
+            console.print(
+                f"{name:>24}: {s['hands']:>7} hands {s['deals']:>7} deals, "
+                f"landlord {s['landlord_share']:.2f}, labels {share}", markup=False,
+            )
+    if dropped:
+        console.print(f"{dropped} training hands dropped: their deal is a test deal", markup=False)
+
+
+@app.command("tagger-train")
+def tagger_train_command(
+    data: Path = typer.Option(
+        ..., "--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`."
+    ),
+    out: Path = typer.Option(..., "--out", "-o", parser=output_dir, help="Run folder (rerun to resume)."),
+    epochs: int = typer.Option(20, "--epochs", min=1, max=1000),
+    batch_size: int = typer.Option(128, "--batch-size", min=1, max=65536),
+    lr: float = typer.Option(3e-3, "--lr", min=1e-6, max=1.0),
+    embedding: int = typer.Option(32, "--embedding", min=1, max=1024),
+    hidden: int = typer.Option(64, "--hidden", min=1, max=1024),
+    layers: int = typer.Option(1, "--layers", min=1, max=4),
+    dropout: float = typer.Option(0.1, "--dropout", min=0.0, max=0.9),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, max=MAX_SEED),
+    train_limit: int = typer.Option(
+        0, "--train-limit", min=0, help="Use the first N training hands (0 = all)."
+    ),
+    threads: int = typer.Option(1, "--threads", min=1, max=MAX_WORKERS, help="Torch threads."),
+    as_json: bool = typer.Option(False, "--json", help="Print the final metrics as JSON (no progress bar)."),
+) -> None:
+    """Train the BiLSTM-CRF tagger (resumable); writes tagger.pt, its config, metrics and curve.png."""
+    from paiju.cli.common import console, print_json
+    from paiju.doudizhu.tagger.train import TrainConfig, train
+
+    config = TrainConfig(
+        data=str(data), out=str(out), epochs=epochs, batch_size=batch_size, lr=lr, embedding=embedding,
+        hidden=hidden, layers=layers, dropout=dropout, seed=seed, train_limit=train_limit,
+        threads=threads, progress=not as_json,
+    )
+    metrics = train(config)
+    if as_json:
+        print_json(metrics)
+        return
+    best = metrics["epochs"][metrics["best_epoch"] - 1]["validation"]
+    console.print(
+        f"best epoch {metrics['best_epoch']}: validation per-card {best['per_card']:.4f}", markup=False
+    )
+    for key, entry in metrics.get("test", {}).items():
+        t = entry["tagger"]
+        gap = entry["vs_best_baseline"]
+        console.print(
+            f"test {key}: tagger {t['per_card']:.4f} (exact {t['exact_match']:.3f}, "
+            f"repair {t['repair_rate']:.3f}); "
+            f"{entry['best_baseline']} {entry[entry['best_baseline']]['per_card']:.4f}; margin "
+            f"{gap['margin']:+.4f} [{gap['low']:+.4f}, {gap['high']:+.4f}] over {gap['deals']} deals",
+            markup=False,
+        )

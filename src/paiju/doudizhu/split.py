@@ -56,7 +56,7 @@ __all__ = [
     "tags_need_repair",
 ]
 
-METHODS: Final = ("exact", "heuristic")
+METHODS: Final = ("exact", "heuristic", "tagger")
 OBJECTIVES: Final = ("groups", "plays")
 LABELS: Final = "0123"
 """Tag labels (``docs/splitting.md``, Tags): 0 solo/solo chain, 1 pair/pair chain, 2 trio/trio chain,
@@ -809,7 +809,9 @@ def exact(hand: Hand | str | Sequence[int], objective: str = "groups") -> Split:
 
 def split(hand: Hand | str, method: str = "exact", objective: str = "groups") -> Split:
     """Split ``hand`` by ``method`` ("exact" or "heuristic") for ``objective`` ("groups" or
-    "plays"; the heuristic baseline minimises groups only).
+    "plays"; the heuristic baseline minimises groups only), or as the shipped sequence tagger
+    predicts a winner would (``method="tagger"``: no objective, it learned from play;
+    ``docs/splitting.md``, "The learned splitter").
 
     Raises :class:`InvalidNotationError` for a bad hand and :class:`ConfigError` for a bad
     method or objective.
@@ -818,11 +820,22 @@ def split(hand: Hand | str, method: str = "exact", objective: str = "groups") ->
         raise ConfigError(f"unknown split method {method!r}; expected one of {', '.join(METHODS)}")
     if objective not in OBJECTIVES:
         raise ConfigError(f"unknown split objective {objective!r}; expected one of {', '.join(OBJECTIVES)}")
+    if method == "tagger":
+        if objective != "groups":
+            raise ConfigError("the tagger predicts a winner's split, it has no objective; omit it")
+        return _tagger_split(hand)
     if method == "heuristic":
         if objective != "groups":
             raise ConfigError("the heuristic baseline minimises groups only; use method 'exact' for 'plays'")
         return heuristic(hand)
     return exact(hand, objective)
+
+
+def _tagger_split(hand: Hand | str) -> Split:
+    # imported here: torch loads only when the learned splitter is asked for
+    from paiju.doudizhu.tagger.model import shipped_model, tag_hands
+
+    return tag_hands(shipped_model(), [Hand.from_counts(_hand_counts(hand))])[0].split
 
 
 def min_groups(hand: Hand | str | Sequence[int]) -> int:

@@ -49,6 +49,7 @@ class SearchParams(TypedDict):
     time: float
     wings: str
     scoring: str
+    leads: str
 
 
 FOLLOW_GAME: Final = "game"
@@ -59,12 +60,14 @@ SEARCH_DEFAULTS: Final[SearchParams] = {
     "time": 0.0,
     "wings": FOLLOW_GAME,
     "scoring": FOLLOW_GAME,
+    "leads": "split",
 }
 """The ``search`` agent's defaults: the registry documents them and ``SearchAgent``'s signature
 uses them (kept here so that the registry needs no import of the search module)."""
 SEARCH_CHOICES: Final = {
     "wings": (FOLLOW_GAME, "douzero", "rlcard"),
     "scoring": (FOLLOW_GAME, *SCORING_RULES),
+    "leads": ("split", "all"),
 }
 """The values ``search:wings=``/``scoring=`` accept (``SearchAgent`` checks the same)."""
 
@@ -88,7 +91,9 @@ REGISTRY.register(
     "search", _search,
     dict(SEARCH_DEFAULTS),
     "determinized rollouts: budget = rollouts per decision, width = candidate moves, "
-    "time = seconds cap (0 = none); the sampled deals follow the game's rules (wings=/scoring= "
+    "time = seconds cap (0 = none); leads = split (lead candidates from the exact split, "
+    "capped by width) or all (every legal lead is searched: play not derived from a split); "
+    "the sampled deals follow the game's rules (wings=/scoring= "
     "only check them: naming one the game does not play is an error)",
     limits={"budget": (1, 5000), "width": (1, 64), "time": (0.0, 60.0)},
     choices=SEARCH_CHOICES,

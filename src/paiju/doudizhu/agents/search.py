@@ -14,6 +14,10 @@ Details (also in ``docs/ddz-agents.md``):
   the other plays of the exact fewest-plays split in the rule agent's lead order and the
   lowest solo and pair; when following, pass, the non-bomb answers ordered by the plays they
   leave, and the lowest bomb and the rocket.
+  With ``leads=all`` a lead searches the rule agent's choice and then every other legal
+  move (no width cap; ``budget // len(candidates)`` is then often one rollout each), so its
+  leads are chosen by the rollouts, not drawn from a split: the self-play data source of the
+  hand-splitting tagger (``docs/splitting.md``). The default ``leads=split`` is unchanged.
 * **Rollouts**: every determinization is shared by all candidates (common random numbers:
   the comparison is paired), and each is played out by the rule policy
   (:func:`paiju.doudizhu.agents.rule.rule_move`) for all seats, each seat seeing only its
@@ -69,13 +73,18 @@ from paiju.doudizhu.moves import BOMB_TYPES, PASS, Move, MoveType
 _PASS = MoveType.PASS  # hot-path alias (docs/design.md, "One source per fact")
 
 
-def candidate_moves(sit: Situation, legal: Sequence[Move], width: int) -> list[Move]:
-    """Up to ``width`` distinct legal moves worth searching, the rule policy's choice first."""
+def candidate_moves(sit: Situation, legal: Sequence[Move], width: int, all_leads: bool = False) -> list[Move]:
+    """Up to ``width`` distinct legal moves worth searching, the rule policy's choice first.
+
+    With ``all_leads`` a lead searches every legal move (no width cap): the choice is then
+    made by the rollouts alone, not drawn from a split (``search:leads=all``)."""
     legal_set = set(legal)
     out: list[Move] = [rule_move(sit, legal)]
     if out[0] not in legal_set:  # a split lead not allowed under the wing rule in force
         sit.strict = True
         out = [rule_move(sit, legal)]
+    if all_leads and sit.to_beat is None:
+        return out + [m for m in legal if m != out[0]]
     pool: list[Move] = []
     if sit.to_beat is None:
         pool += lead_order(sit, split_leads(sit.hand, sit.strict))
@@ -138,6 +147,7 @@ class SearchAgent:
         time_limit: float = SEARCH_DEFAULTS["time"],
         wings: str = SEARCH_DEFAULTS["wings"],
         scoring: str = SEARCH_DEFAULTS["scoring"],
+        leads: str = SEARCH_DEFAULTS["leads"],
         name: str = "search",
     ) -> None:
         if budget < 1:
@@ -150,7 +160,10 @@ class SearchAgent:
             raise ConfigError(f"search wings={wings!r}: leave it out (the game's wing rule is used)")
         if scoring not in SEARCH_CHOICES["scoring"]:
             raise ConfigError(f"search scoring={scoring!r}: leave it out (the game's scoring is used)")
+        if leads not in SEARCH_CHOICES["leads"]:
+            raise ConfigError(f"search leads={leads!r}: use split (the default) or all")
         self.name = name
+        self.all_leads = leads == "all"
         self.budget = budget
         self.width = width
         self.time_limit = time_limit
@@ -189,7 +202,7 @@ class SearchAgent:
         done = finishing_move(sit, legal)
         if done is not None:
             return done
-        cands = candidate_moves(sit, legal, self.width)
+        cands = candidate_moves(sit, legal, self.width, self.all_leads)
         if len(cands) == 1:
             return cands[0]
         return self._search(obs, cands)

@@ -1,0 +1,227 @@
+"""The BiLSTM-CRF hand tagger (``docs/splitting.md``, "The learned splitter").
+
+Network, as the paper describes it: each card is embedded, a bidirectional LSTM reads the
+hand, a linear layer gives 4 emission scores per card, and a linear-chain CRF
+(``torchcrf.CRF`` of the maintained ``pytorch-crf`` package: a 4x4 transition matrix plus
+start and end transitions, i.e. the paper's 6x6 matrix over start, 4 labels, end) scores the
+label sequence; training minimises the CRF's negative log-likelihood, decoding is Viterbi.
+
+Input order: the hand is read **from high to low** (big joker first, 3s last), as the paper
+feeds it. A card's embedding is the sum of three learned vectors: its rank, how many cards of
+that rank the hand holds (1-4) and its place among them (0-3) — the cards of a rank are
+interchangeable, so the last two tell the network which of a rank's cards it is looking at.
+
+Tags come back in the library's canonical order (hand ascending, a rank's labels
+ascending), are repaired by :func:`paiju.doudizhu.split.repair_tags` when they cannot be
+decoded, and become a split with :meth:`paiju.doudizhu.split.Split.from_tags`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import torch
+from torch import nn
+from torchcrf import CRF
+
+from paiju.core.errors import ConfigError
+from paiju.doudizhu.cards import NUM_RANKS, Hand, parse_counts
+from paiju.doudizhu.split import Split, repair_tags, tags_need_repair
+
+MAX_CARDS: Final = 20
+NUM_LABELS: Final = 4
+PAD: Final = NUM_RANKS
+"""Rank index of padding positions (one past the big joker)."""
+MODELS_DIR: Final = Path(__file__).resolve().parent.parent / "models"
+SHIPPED: Final = MODELS_DIR / "tagger.pt"
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Sizes of the network (saved with every checkpoint)."""
+
+    embedding: int = 32
+    hidden: int = 64
+    layers: int = 1
+    dropout: float = 0.1
+
+
+class HandTagger(nn.Module):
+    """Card embedding -> BiLSTM -> linear (4 emissions per card) -> CRF."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.rank = nn.Embedding(NUM_RANKS + 1, config.embedding, padding_idx=PAD)
+        self.multiplicity = nn.Embedding(5, config.embedding, padding_idx=0)
+        self.place = nn.Embedding(5, config.embedding, padding_idx=4)
+        self.lstm = nn.LSTM(
+            config.embedding, config.hidden, num_layers=config.layers, batch_first=True,
+            bidirectional=True, dropout=config.dropout if config.layers > 1 else 0.0,
+        )
+        self.drop = nn.Dropout(config.dropout)
+        self.emit = nn.Linear(2 * config.hidden, NUM_LABELS)
+        self.crf = CRF(NUM_LABELS, batch_first=True)
+
+    def emissions(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """``x``: (batch, length, 3) rank / multiplicity / place indices -> (batch, length, 4).
+
+        Packed by length, so the backward LSTM of a 17-card hand in a batch padded to 20
+        starts at its own last card: a hand tags the same alone or in any batch."""
+        e = self.rank(x[..., 0]) + self.multiplicity(x[..., 1]) + self.place(x[..., 2])
+        lengths = mask.sum(dim=1).cpu()
+        packed = nn.utils.rnn.pack_padded_sequence(
+            self.drop(e), lengths, batch_first=True, enforce_sorted=False
+        )
+        h, _ = self.lstm(packed)
+        h, _ = nn.utils.rnn.pad_packed_sequence(h, batch_first=True, total_length=x.shape[1])
+        out: torch.Tensor = self.emit(self.drop(h))
+        return out
+
+    def nll(self, x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Mean negative log-likelihood of the label paths ``y`` (the training loss)."""
+        ll: torch.Tensor = self.crf(self.emissions(x, mask), y, mask=mask, reduction="mean")
+        return -ll
+
+    def decode(self, x: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
+        """Viterbi label paths, one list per hand (its length, in input order)."""
+        paths: list[list[int]] = self.crf.decode(self.emissions(x, mask), mask=mask)
+        return paths
+
+
+def encode_hand(hand: str | Hand) -> list[tuple[int, int, int]]:
+    """The network's input for one hand: per card, high to low, ``(rank, multiplicity, place)``."""
+    counts = hand.counts if isinstance(hand, Hand) else parse_counts(hand, what="hand")
+    out: list[tuple[int, int, int]] = []
+    for r in range(NUM_RANKS - 1, -1, -1):
+        n = counts[r]
+        out.extend((r, n, i) for i in range(n))
+    if not 0 < len(out) <= MAX_CARDS:
+        raise ConfigError(f"the tagger splits hands of 1-{MAX_CARDS} cards, got {len(out)}")
+    return out
+
+
+def batch_tensors(hands: Sequence[str | Hand]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Padded inputs ``(batch, L, 3)`` and the mask ``(batch, L)`` of ``hands``."""
+    encoded = [encode_hand(h) for h in hands]
+    length = max(len(e) for e in encoded)
+    x = torch.full((len(encoded), length, 3), 0, dtype=torch.long)
+    x[..., 0] = PAD
+    x[..., 2] = 4
+    mask = torch.zeros((len(encoded), length), dtype=torch.bool)
+    for i, e in enumerate(encoded):
+        x[i, : len(e)] = torch.tensor(e, dtype=torch.long)
+        mask[i, : len(e)] = True
+    return x, mask
+
+
+def canonical_to_input(tags: str) -> list[int]:
+    """Labels of a canonical tag string (hand ascending) in the network's high-to-low order."""
+    return [int(ch) for ch in reversed(tags)]
+
+
+def input_to_canonical(hand: str | Hand, path: Sequence[int]) -> str:
+    """A label path in input order (high to low) as a canonical tag string: each rank's
+    labels ascending, ranks ascending."""
+    counts = hand.counts if isinstance(hand, Hand) else parse_counts(hand, what="hand")
+    labels = list(reversed(path))
+    out: list[str] = []
+    i = 0
+    for n in counts:
+        out.extend(str(v) for v in sorted(labels[i : i + n]))
+        i += n
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Tagging:
+    """The tagger's answer for one hand: raw Viterbi tags, whether they needed the repair,
+    the repaired tags and the split they decode to."""
+
+    raw: str
+    repaired: bool
+    tags: str
+    split: Split
+
+
+def tag_hands(model: HandTagger, hands: Sequence[str | Hand]) -> list[Tagging]:
+    """Tag ``hands`` in one batch (eval mode, no gradients)."""
+    if not hands:
+        return []
+    model.eval()
+    x, mask = batch_tensors(hands)
+    with torch.inference_mode():
+        paths = model.decode(x, mask)
+    out = []
+    for hand, path in zip(hands, paths, strict=True):
+        raw = input_to_canonical(hand, path)
+        repaired = tags_need_repair(hand, raw)
+        tags = repair_tags(hand, raw) if repaired else raw
+        out.append(Tagging(raw, repaired, tags, Split.from_tags(hand, tags)))
+    return out
+
+
+def save_model(model: HandTagger, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
+    """A checkpoint: weights plus the model config (and ``extra``, e.g. the training config)."""
+    torch.save({"model_config": asdict(model.config), "state_dict": model.state_dict(),
+                "extra": extra or {}}, path)
+
+
+def load_model(path: str | os.PathLike[str] | None = None) -> HandTagger:
+    """The tagger saved at ``path`` (default: the shipped ``models/tagger.pt``)."""
+    target = Path(path) if path is not None else SHIPPED
+    if not target.is_file():
+        raise ConfigError(f"no tagger checkpoint at {target}; train one with `paiju ddz tagger-train`")
+    try:
+        data = torch.load(target, map_location="cpu", weights_only=True)
+        model = HandTagger(ModelConfig(**data["model_config"]))
+        model.load_state_dict(data["state_dict"])
+    except (KeyError, TypeError, RuntimeError, OSError) as err:
+        raise ConfigError(f"{target}: not a tagger checkpoint ({err})") from None
+    model.eval()
+    return model
+
+
+_LOADED: dict[str, HandTagger] = {}
+
+
+def shipped_model() -> HandTagger:
+    """The shipped tagger, loaded once per process."""
+    model = _LOADED.get("shipped")
+    if model is None:
+        model = _LOADED["shipped"] = load_model()
+    return model
+
+
+def model_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Config and metrics files saved next to a checkpoint (``X.pt`` -> ``X.config.json``...)."""
+    p = Path(path)
+    out: dict[str, Any] = {}
+    for part in ("config", "metrics"):
+        f = p.with_suffix(f".{part}.json")
+        if f.is_file():
+            out[part] = json.loads(f.read_text())
+    return out
+
+
+__all__ = [
+    "MAX_CARDS",
+    "SHIPPED",
+    "HandTagger",
+    "ModelConfig",
+    "Tagging",
+    "batch_tensors",
+    "canonical_to_input",
+    "encode_hand",
+    "input_to_canonical",
+    "load_model",
+    "model_summary",
+    "save_model",
+    "shipped_model",
+    "tag_hands",
+]

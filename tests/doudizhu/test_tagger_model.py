@@ -1,0 +1,144 @@
+"""The BiLSTM-CRF tagger: input order, the CRF loss against brute force, decoding, metrics."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from paiju.core.errors import ConfigError
+from paiju.doudizhu.split import Split, repair_tags, tags_need_repair
+from paiju.doudizhu.tagger.evaluate import card_matches, paired_interval, score
+from paiju.doudizhu.tagger.model import (
+    SHIPPED,
+    HandTagger,
+    ModelConfig,
+    batch_tensors,
+    canonical_to_input,
+    encode_hand,
+    input_to_canonical,
+    load_model,
+    save_model,
+    tag_hands,
+)
+
+
+def test_the_hand_is_read_from_high_to_low() -> None:
+    assert encode_hand("3345XD") == [(14, 1, 0), (13, 1, 0), (2, 1, 0), (1, 1, 0), (0, 2, 0), (0, 2, 1)]
+    assert canonical_to_input("0112") == [2, 1, 1, 0]
+    # a rank's labels come back ascending, whatever order the network gave them in
+    assert input_to_canonical("3345", [0, 2, 1, 0]) == "0120"  # 5:0, 4:2, 3s:{1,0}
+    with pytest.raises(ConfigError, match="1-20 cards"):
+        encode_hand("3" * 4 + "4" * 4 + "5" * 4 + "6" * 4 + "7" * 4 + "8")
+
+
+def _path_scores(model: HandTagger, x: torch.Tensor, mask: torch.Tensor) -> dict[tuple[int, ...], float]:
+    """Score (emissions + transitions, start and end included) of every one of the 4^L paths."""
+    with torch.no_grad():
+        em = model.emissions(x, mask)[0].tolist()
+        start = model.crf.start_transitions.tolist()
+        end = model.crf.end_transitions.tolist()
+        trans = model.crf.transitions.tolist()
+    out = {}
+    for path in itertools.product(range(4), repeat=len(em)):
+        s = start[path[0]] + em[0][path[0]] + end[path[-1]]
+        for i in range(1, len(path)):
+            s += trans[path[i - 1]][path[i]] + em[i][path[i]]
+        out[path] = s
+    return out
+
+
+def _brute_nll(model: HandTagger, x: torch.Tensor, mask: torch.Tensor, y: list[int]) -> float:
+    """-log p(y | x) by enumerating all label paths (the paper's formula, eq. 5-6)."""
+    scores = _path_scores(model, x, mask)
+    top = max(scores.values())
+    log_z = top + math.log(sum(math.exp(s - top) for s in scores.values()))
+    return log_z - scores[tuple(y)]
+
+
+def test_crf_loss_equals_the_brute_force_partition_function() -> None:
+    torch.manual_seed(0)
+    model = HandTagger(ModelConfig(embedding=8, hidden=8, dropout=0.0)).eval()
+    for hand, tags in (("3345", "0110"), ("777X", "2220"), ("T", "0")):
+        x, mask = batch_tensors([hand])
+        y = torch.tensor([canonical_to_input(tags)])
+        loss = float(model.nll(x, y, mask).detach())
+        assert loss == pytest.approx(_brute_nll(model, x, mask, y[0].tolist()), abs=1e-4)
+
+
+def test_viterbi_path_is_the_best_of_all_paths() -> None:
+    torch.manual_seed(1)
+    model = HandTagger(ModelConfig(embedding=8, hidden=8, dropout=0.0)).eval()
+    x, mask = batch_tensors(["34566"])
+    best = model.decode(x, mask)[0]
+    scores = _path_scores(model, x, mask)
+    assert tuple(best) == max(scores, key=lambda p: scores[p])
+
+
+def test_batches_pad_and_tag_like_single_hands() -> None:
+    torch.manual_seed(2)
+    model = HandTagger(ModelConfig(embedding=8, hidden=8)).eval()
+    hands = ["34445556789TA22XD", "345", "55667788899TJQKA2XD2"]
+    together = tag_hands(model, hands)
+    alone = [tag_hands(model, [h])[0] for h in hands]
+    assert [t.raw for t in together] == [t.raw for t in alone]
+    for hand, t in zip(hands, together, strict=True):
+        assert t.repaired == tags_need_repair(hand, t.raw)
+        assert t.tags == repair_tags(hand, t.raw)
+        assert t.split == Split.from_tags(hand, t.tags)
+        assert sorted(str(t.split.hand)) == sorted(hand)
+
+
+def test_card_matches_treats_a_ranks_cards_as_interchangeable() -> None:
+    assert card_matches("334", "110", "010") == 2  # rank 3: {1,1} vs {0,1} -> 1, rank 4 -> 1
+    assert card_matches("33", "01", "01") == 2
+    s = score(["334", "33"], ["110", "01"], ["010", "01"], [True, False])
+    assert s["per_card"] == pytest.approx(4 / 5) and s["exact_match"] == 0.5 and s["repair_rate"] == 0.5
+
+
+def test_paired_interval_averages_hands_of_a_deal_first() -> None:
+    out = paired_interval(["a", "a", "b", "c"], [1.0, 0.0, 1.0, 0.5], [0.5, 0.5, 0.5, 0.5])
+    # per deal: a -> 0, b -> 0.5, c -> 0
+    assert out["deals"] == 3 and out["margin"] == pytest.approx(1 / 6)
+    sd = math.sqrt(((0 - 1 / 6) ** 2 * 2 + (0.5 - 1 / 6) ** 2) / 2)
+    assert out["high"] - out["margin"] == pytest.approx(1.96 * sd / math.sqrt(3))
+
+
+@pytest.mark.skipif(not SHIPPED.is_file(), reason="no shipped tagger checkpoint")
+def test_the_shipped_tagger_splits_the_paper_hands() -> None:
+    model = load_model()
+    for hand in ("34445556789TA22XD", "3689TTTJJJKKAAA22", "X2AAQQQJJTT988774", "2AKKKQQ9998888555"):
+        t = tag_hands(model, [hand])[0]
+        assert len(t.tags) == len(hand) and sorted(str(t.split.hand)) == sorted(hand)
+
+
+def test_split_method_tagger_and_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from paiju.cli.main import app
+    from paiju.doudizhu import split
+    from paiju.doudizhu.tagger import model as model_module
+
+    # a checkpoint of our own stands in for the shipped one (whether or not one is shipped)
+    torch.manual_seed(3)
+    save_model(HandTagger(ModelConfig(embedding=8, hidden=8)), tmp_path / "t.pt")
+    monkeypatch.setattr(model_module, "SHIPPED", tmp_path / "t.pt")
+    monkeypatch.setattr(model_module, "_LOADED", {})
+    hand = "34445556789TA22XD"
+    expected = tag_hands(load_model(tmp_path / "t.pt"), [hand])[0].split
+    assert split(hand, method="tagger") == expected
+    with pytest.raises(ConfigError, match="no objective"):
+        split(hand, method="tagger", objective="plays")
+    res = CliRunner().invoke(app, ["ddz", "split", hand, "--method", "tagger", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["method"] == "tagger" and out["split"] == str(expected) and out["tags"] == expected.tags()
+    monkeypatch.setattr(model_module, "SHIPPED", tmp_path / "absent.pt")
+    monkeypatch.setattr(model_module, "_LOADED", {})
+    with pytest.raises(ConfigError, match="tagger-train"):
+        split(hand, method="tagger")

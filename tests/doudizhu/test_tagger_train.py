@@ -1,0 +1,79 @@
+"""The tagger's training command on a tiny dataset: outputs, seeding, resume = uninterrupted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from paiju.cli.main import app
+from paiju.core.errors import ConfigError
+from paiju.doudizhu.selfplay import selfplay
+from paiju.doudizhu.tagger.data import build_rows, write_dataset
+from paiju.doudizhu.tagger.train import TrainConfig, train
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tagger")
+    selfplay(["rule"], 60, root / "rec", seed=3)
+    selfplay(["greedy"], 12, root / "held", seed=4)
+    rows, _ = build_rows([root / "rec"], [root / "held"], validation=0.2)
+    return write_dataset(rows, root / "tiny.parquet")
+
+
+def _config(data: Path, out: Path, epochs: int) -> TrainConfig:
+    return TrainConfig(data=str(data), out=str(out), epochs=epochs, batch_size=16, embedding=8, hidden=8,
+                       progress=False)
+
+
+def _weights(out: Path) -> dict[str, torch.Tensor]:
+    state: dict[str, torch.Tensor] = torch.load(out / "last.pt", weights_only=False)["model"]
+    return state
+
+
+def test_resumed_run_ends_with_the_uninterrupted_weights(tiny: Path, tmp_path: Path) -> None:
+    whole = train(_config(tiny, tmp_path / "whole", 3))
+    train(_config(tiny, tmp_path / "split", 1))  # "interrupted" after one epoch
+    resumed = train(_config(tiny, tmp_path / "split", 3))
+    a, b = _weights(tmp_path / "whole"), _weights(tmp_path / "split")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert whole["epochs"] == resumed["epochs"] and len(whole["epochs"]) == 3
+    # another seed gives other weights: the equality above is not vacuous
+    other = tmp_path / "other"
+    train(TrainConfig(**{**_config(tiny, other, 1).__dict__, "seed": 1}))
+    c = _weights(other)
+    assert not all(torch.equal(a[k], c[k]) for k in a)
+
+
+def test_outputs_metrics_curve_and_model(tiny: Path, tmp_path: Path) -> None:
+    metrics = train(_config(tiny, tmp_path, 2))
+    for name in ("metrics.json", "curve.png", "tagger.pt", "tagger.config.json", "tagger.metrics.json"):
+        assert (tmp_path / name).is_file(), name
+    assert json.loads((tmp_path / "metrics.json").read_text()) == metrics["epochs"]
+    test = metrics["test"]
+    assert test["all"]["tagger"]["hands"] == 12 and "source=greedy" in test
+    for name in ("heuristic", "exact_groups", "exact_plays"):
+        assert 0 < test["all"][name]["per_card"] <= 1
+    assert json.loads((tmp_path / "tagger.config.json").read_text())["epochs"] == 2
+
+
+def test_resume_with_another_config_is_refused(tiny: Path, tmp_path: Path) -> None:
+    train(_config(tiny, tmp_path, 1))
+    with pytest.raises(ConfigError, match="another config"):
+        train(TrainConfig(**{**_config(tiny, tmp_path, 2).__dict__, "hidden": 9}))
+
+
+def test_cli_trains_and_reports(tiny: Path, tmp_path: Path) -> None:
+    args = ["ddz", "tagger-train", "--data", str(tiny), "--out", str(tmp_path), "--epochs", "1"]
+    res = runner.invoke(app, [*args, "--hidden", "8", "--embedding", "8", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["best_epoch"] == 1
+    missing = str(tmp_path / "nope.parquet")
+    res = runner.invoke(app, ["ddz", "tagger-train", "--data", missing, "--out", str(tmp_path)])
+    assert res.exit_code == 2
