@@ -186,7 +186,7 @@ def test_model_file_round_trip_gives_identical_outputs(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_model(tmp_path / "missing.pt")
     (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
-    with pytest.raises(CorruptRecordError, match="not readable"):
+    with pytest.raises(CorruptRecordError, match="not a readable checkpoint"):
         load_model(tmp_path / "junk.pt")
 
 

@@ -11,26 +11,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import torch
-
 from paiju.algorithms.alphazero.net import AZNet, NetConfig
-from paiju.core.errors import ConfigError, CorruptRecordError
+from paiju.algorithms.torch_files import load_payload, save_payload
+from paiju.core.errors import CorruptRecordError
 
 FORMAT = "paiju-az-1"
 
 
 def save_checkpoint(path: str | Path, net: AZNet, meta: dict[str, Any] | None = None) -> Path:
     """Write ``net`` and ``meta`` (plain data: str, int, float, bool, lists, dicts) to ``path``."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT,
         "config": net.config.to_dict(),
         "state_dict": net.state_dict(),
         "meta": dict(meta or {}),
     }
-    torch.save(payload, out)
-    return out
+    return save_payload(path, payload)
 
 
 def load_checkpoint(path: str | Path) -> tuple[AZNet, dict[str, Any]]:
@@ -40,16 +36,8 @@ def load_checkpoint(path: str | Path) -> tuple[AZNet, dict[str, Any]]:
         ConfigError: no file at ``path``.
         CorruptRecordError: the file is not a readable paiju AlphaZero checkpoint.
     """
-    src = Path(path)
-    name = str(src)
-    if not src.is_file():
-        raise ConfigError(f"AlphaZero model {name!r} does not exist (train one first; see docs/alphazero.md)")
-    try:
-        payload = torch.load(src, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises many types for a broken or foreign file
-        raise CorruptRecordError(f"AlphaZero model {name!r} is not a readable checkpoint: {err}") from None
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise CorruptRecordError(f"AlphaZero model {name!r} is not a {FORMAT} checkpoint")
+    name = str(path)
+    payload = load_payload(path, "AlphaZero model", FORMAT, "train one first; see docs/alphazero.md")
     try:
         raw = dict(payload["config"])
         raw["plane_shape"] = tuple(raw["plane_shape"])

@@ -30,6 +30,7 @@ from torch import nn
 
 from paiju.algorithms.dqn.net import QNetConfig, QNetwork, masked_argmax, masked_values
 from paiju.algorithms.dqn.replay import Batch, ReplayBuffer
+from paiju.algorithms.torch_files import load_payload, save_payload
 from paiju.core.errors import ConfigError, CorruptRecordError
 
 TRAIN_FORMAT = "paiju-dqn-train-1"
@@ -217,12 +218,7 @@ class DQNLearner:
 
     def save(self, path: str | Path, include_buffer: bool = True) -> Path:
         """Write a training checkpoint (atomically: a crash mid-write leaves the old one)."""
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        torch.save(self.state_dict(include_buffer), tmp)
-        tmp.replace(out)
-        return out
+        return save_payload(path, self.state_dict(include_buffer))
 
     @classmethod
     def resume(
@@ -249,30 +245,18 @@ class DQNLearner:
 
 
 def _load(path: str | Path, what: str) -> dict[str, Any]:
-    src = Path(path)
-    if not src.is_file():
-        raise ConfigError(f"{what} {str(src)!r} does not exist (train one first)")
-    try:
-        state = torch.load(src, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises many types for a broken or foreign file
-        raise CorruptRecordError(f"{what} {str(src)!r} is not readable: {err}") from None
-    if not isinstance(state, dict):
-        raise CorruptRecordError(f"{what} {str(src)!r} is not a paiju DQN file")
-    return state
+    return load_payload(path, what)
 
 
 def save_model(path: str | Path, net: QNetwork, meta: dict[str, Any] | None = None) -> Path:
     """Write the network for play: config, weights and ``meta`` (plain data: how it was made)."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": MODEL_FORMAT,
         "net_config": net.config.to_dict(),
         "state_dict": net.state_dict(),
         "meta": dict(meta or {}),
     }
-    torch.save(payload, out)
-    return out
+    return save_payload(path, payload)
 
 
 def load_model(path: str | Path) -> tuple[QNetwork, dict[str, Any]]:
