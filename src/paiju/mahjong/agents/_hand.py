@@ -7,7 +7,7 @@ every decision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from paiju.mahjong.game import (
     CHOW_HIGH,
@@ -15,8 +15,11 @@ from paiju.mahjong.game import (
     CHOW_MID,
     KONG,
     NUM_PLAYERS,
+    PASS,
     PUNG,
+    WIN,
     MahjongObservation,
+    Phase,
 )
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
@@ -117,3 +120,19 @@ def draws_left(obs: MahjongObservation) -> int:
     else:
         pos = (obs.player - obs.turn - 1) % NUM_PLAYERS + 1
     return 0 if obs.live_tiles < pos else (obs.live_tiles - pos) // NUM_PLAYERS + 1
+
+
+Decide = Callable[[MahjongObservation, list[int]], int]
+
+
+def act_by_phase(obs: MahjongObservation, legal_actions: Sequence[int], turn: Decide, claim: Decide) -> int:
+    """The decision every mahjong agent shares: win whenever the rules allow it, else decide
+    the turn (discard or kong) or the claim window; anything else is a pass."""
+    legal = list(legal_actions)
+    if WIN in legal:
+        return WIN
+    if obs.phase == Phase.TURN:
+        return turn(obs, legal)
+    if obs.phase == Phase.CLAIM:
+        return claim(obs, legal)
+    return PASS

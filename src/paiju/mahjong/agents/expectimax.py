@@ -58,7 +58,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from paiju.core import deadline
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
-from paiju.mahjong.agents._hand import claim_outcome, draws_left
+from paiju.mahjong.agents._hand import act_by_phase, claim_outcome, draws_left
 from paiju.mahjong.config import MahjongConfig
 from paiju.mahjong.game import (
     ADDED_KONG,
@@ -68,7 +68,6 @@ from paiju.mahjong.game import (
     PASS,
     WIN,
     MahjongObservation,
-    Phase,
 )
 from paiju.mahjong.scoring import WinContext, payment_amount, score_win
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
@@ -462,15 +461,7 @@ class ExpectimaxAgent:
         return ExpectimaxSearch(ctx, depth or self.depth, self.alpha, self.ordering, self.leaf)
 
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
-        obs: MahjongObservation = observation
-        legal = list(legal_actions)
-        if WIN in legal:
-            return WIN
-        if obs.phase == Phase.TURN:
-            return self._turn(obs, legal)
-        if obs.phase == Phase.CLAIM:
-            return self._claim(obs, legal)
-        return PASS
+        return act_by_phase(observation, legal_actions, self._turn, self._claim)
 
     def _turn(self, obs: MahjongObservation, legal: list[int]) -> int:
         discards = [a for a in legal if a < NUM_KINDS]

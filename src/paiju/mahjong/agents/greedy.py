@@ -26,6 +26,7 @@ from typing import Any
 from paiju.core.rng import SeedLike
 from paiju.mahjong.agents._hand import (
     CHOWS,
+    act_by_phase,
     claim_outcome,
     danger,
     distance,
@@ -40,7 +41,6 @@ from paiju.mahjong.game import (
     PUNG,
     WIN,
     MahjongObservation,
-    Phase,
 )
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS
@@ -84,15 +84,7 @@ class GreedyAgent:
         # deterministic: the seed is accepted for the registry's uniform interface only
 
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
-        obs: MahjongObservation = observation
-        legal = list(legal_actions)
-        if WIN in legal:
-            return WIN
-        if obs.phase == Phase.TURN:
-            return self._turn(obs, legal)
-        if obs.phase == Phase.CLAIM:
-            return self._claim(obs, legal)
-        return PASS
+        return act_by_phase(observation, legal_actions, self._turn, self._claim)
 
     def _turn(self, obs: MahjongObservation, legal: list[int]) -> int:
         hand = list(obs.hand)
