@@ -1,1 +1,2 @@
-"""paiju speaking other systems' protocols: Botzone Dou Dizhu bots (docs/botzone.md)."""
+"""paiju speaking other systems' interfaces: Botzone Dou Dizhu bots (docs/botzone.md), and
+PettingZoo / Gymnasium environments of every game (docs/interop.md)."""
