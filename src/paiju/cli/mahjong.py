@@ -278,3 +278,133 @@ def arena(
         console.print(t)
     if record is not None:
         console.print(f"records: {record} (run {report.arena.run_id})")
+
+
+@app.command()
+def score(
+    hand: Annotated[
+        str,
+        typer.Argument(
+            parser=mahjong_hand,
+            help="Concealed tiles before the winning tile, e.g. 123456789m234p67s55s (16, less 3 per meld).",
+        ),
+    ],
+    win: Annotated[str, typer.Option("--win", "-w", help="The winning tile, e.g. 5s.")],
+    melds: Annotated[
+        str,
+        typer.Option(
+            "--melds", "-m",
+            help="Melds: 123m chow, 555p pung, 7777s kong, 7777s+ added kong, [7777s] concealed kong.",
+        ),
+    ] = "",
+    flags: Annotated[
+        str,
+        typer.Option(
+            "--flags", "-f",
+            help="Comma-separated: self-draw, robbing-kong, kong-bloom, last-tile, last-discard, "
+            "heaven, earth, human, heaven-ready, earth-ready.",
+        ),
+    ] = "",
+    seat: Annotated[int, typer.Option(min=0, max=3, help="The winner's seat.")] = 0,
+    dealer: Annotated[int | None, typer.Option(min=0, max=3, help="The dealer's seat (東).")] = None,
+    discarder: Annotated[
+        int | None, typer.Option(min=0, max=3, help="Seat whose discard won (none for a self-draw).")
+    ] = None,
+    round_wind: Annotated[
+        int | None, typer.Option("--round-wind", min=0, max=3, help="Prevailing wind, 0 = 東 .. 3 = 北.")
+    ] = None,
+    streak: Annotated[
+        int | None, typer.Option(min=0, max=1000, help="Dealer continuation N (連N拉N).")
+    ] = None,
+    flowers: Annotated[str, typer.Option(help="The winner's flowers, 1f..8f = 春夏秋冬梅蘭竹菊.")] = "",
+    options: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as KEY=VALUE (as in paiju arena), repeatable."),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Score a finished hand: every tai line, the total and each seat's payment.
+
+    The notation is in docs/mahjong-score.md. Example: paiju mahjong score 23456789m234p678s
+    --win 1m --melds 555z --discarder 2
+    """
+    from paiju.cli.validate import game_options
+    from paiju.mahjong.game import MahjongGame
+    from paiju.mahjong.score_hand import score_hand
+    from paiju.mahjong.scoring import PATTERN_ENGLISH
+
+    cfg = MahjongGame(**game_options("mahjong", options)).config
+    scored = score_hand(
+        hand, melds, winning_tile=win, flags=flags, seat=seat, dealer=dealer, discarder=discarder,
+        round_wind=round_wind, continuation=streak, flowers=flowers, config=cfg,
+    )
+    if json_out:
+        print_json(scored.as_dict())
+        return
+    for name, tai in scored.lines:
+        console.print(f"  {name} ({PATTERN_ENGLISH.get(name, name)}): {tai}", markup=False)
+    console.print(f"hand tai: {scored.total}  (read as {scored.score.reading})", markup=False)
+    for p in scored.payments:
+        extra = ", ".join(f"{n} {v}" for n, v in p.lines if n in ("莊家", "連莊"))
+        console.print(
+            f"seat {p.payer} pays {p.amount} = {cfg.base} + {p.tai} tai × {cfg.per_tai}"
+            + (f"  [with {extra}]" if extra else ""),
+            markup=False,
+        )
+
+
+@app.command()
+def advise(
+    hand: Annotated[
+        str,
+        typer.Argument(
+            parser=mahjong_hand,
+            help="Concealed tiles with a discard due (17, less 3 per meld), e.g. 123456789m2345p19s77z.",
+        ),
+    ],
+    melds: Annotated[
+        str, typer.Option("--melds", "-m", help="Own melds, as in 'paiju mahjong score'.")
+    ] = "",
+    seen: Annotated[
+        str, typer.Option("--seen", help="Tiles seen elsewhere (others' discards and melds).")
+    ] = "",
+    left: Annotated[int, typer.Option("--left", min=0, max=71, help="Live tiles still to draw.")] = 40,
+    depth: Annotated[
+        int, typer.Option(min=1, max=3, help="Expectimax discard layers (3: tens of seconds).")
+    ] = 2,
+    seat_wind: Annotated[int, typer.Option("--seat-wind", min=0, max=3, help="0 = 東 .. 3 = 北.")] = 0,
+    round_wind: Annotated[int, typer.Option("--round-wind", min=0, max=3, help="0 = 東 .. 3 = 北.")] = 0,
+    options: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as KEY=VALUE (as in paiju arena), repeatable."),
+    ] = None,
+    top: Annotated[int, typer.Option(min=1, max=34, help="Candidates to show.")] = 34,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The best discard by the Expectimax: each candidate's value (points), shanten, effective
+    tiles and win probability, best first (docs/mahjong-score.md)."""
+    from paiju.cli.validate import game_options
+    from paiju.mahjong.game import MahjongGame
+    from paiju.mahjong.score_hand import advise as advise_hand
+
+    cfg = MahjongGame(**game_options("mahjong", options)).config
+    rows = advise_hand(
+        hand, melds, seen=seen, left=left, depth=depth, seat_wind=seat_wind, round_wind=round_wind,
+        config=cfg,
+    )[:top]
+    if json_out:
+        print_json({"best": rows[0].as_dict()["discard"], "candidates": [r.as_dict() for r in rows]})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"discards, best first (depth {depth}, {left} tiles left)")
+    for col in ("discard", "value", "win prob.", "shanten", "effective tiles", "total"):
+        table.add_column(col, justify="left" if col in ("discard", "effective tiles") else "right")
+    for r in rows:
+        d = r.as_dict()
+        eff = " ".join(f"{t}×{v}" for t, v in d["effective"].items()) or "—"
+        table.add_row(
+            d["discard"], f"{r.value:.0f}", f"{100 * r.win_probability:.1f}%", str(r.shanten), eff,
+            str(d["effective_total"]),
+        )
+    console.print(table)

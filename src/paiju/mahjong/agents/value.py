@@ -68,7 +68,7 @@ import numpy as np
 from paiju.core import deadline
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
-from paiju.mahjong.agents._hand import claim_outcome, danger, draws_left
+from paiju.mahjong.agents._hand import act_by_phase, claim_outcome, danger, draws_left
 from paiju.mahjong.agents.expectimax import (
     ExpectimaxAgent,
     OrderingFunction,
@@ -84,7 +84,6 @@ from paiju.mahjong.game import (
     PASS,
     WIN,
     MahjongObservation,
-    Phase,
 )
 from paiju.mahjong.scoring import WinContext, payment_amount, score_win
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, ShantenTables, shanten_tables, suit_indices
@@ -334,6 +333,43 @@ class HandValueEvaluator:
         per_round = keep * (p_ron * v_ron / live + (1 - p_ron) * p_draw * v_self / live)
         cont = keep * (1 - p_ron) * (1 - p_draw)
         return per_round * (1 - cont**n) / (1 - cont)
+
+    def win_probability(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
+        """P(win before the hand ends) of each leaf: the factor of :meth:`evaluate` without the
+        payment (a ready hand's waits that score below ``min_tai`` do not count), for advice."""
+        if id(observation) != self._obs_key:  # the memos hold for one decision
+            self._wins.clear()
+            self._payments.clear()
+            self._obs_key = id(observation)
+        t_ = shanten_tables()
+        out = np.zeros(len(leaves))
+        far: list[tuple[int, float, int, int]] = []
+        keep = 1 - self.rival
+        for i, leaf in enumerate(leaves):
+            index = suit_indices(leaf.hand)
+            sets = sum(leaf.hand) // 3
+            d0 = t_.distance_at(index, sets)
+            outcomes = draw_outcomes(t_, index, sets, near_kinds(leaf.hand, index))
+            total = sum(leaf.unseen)
+            n = min(leaf.draws_left, self.max_draws)
+            if d0 == 1:
+                live = sum(
+                    leaf.unseen[t] for t in range(NUM_KINDS)
+                    if outcomes[t] == 0 and leaf.unseen[t]
+                    and any(self.wait_values(observation, leaf.hand, leaf.melds, t))
+                )
+                if live and total > 0 and n > 0:
+                    p_draw = live / total
+                    p_ron = 1 - (1 - min(1.0, self.ron_rate * p_draw)) ** (NUM_PLAYERS - 1)
+                    cont = keep * (1 - p_ron) * (1 - p_draw)
+                    out[i] = keep * (p_ron + (1 - p_ron) * p_draw) * (1 - cont**n) / (1 - cont)
+                continue
+            eff = sum(leaf.unseen[t] for t in range(NUM_KINDS) if outcomes[t] < d0)
+            if eff > 0 and n > 0 and total > 0:
+                far.append((i, eff / total, d0 - 1, n))
+        if far:
+            out[[f[0] for f in far]] = self._far_probabilities(far)
+        return out
 
     # -- the batch ---------------------------------------------------------------------------
     def _typical_payment(self, obs: MahjongObservation, leaf: LeafState) -> float:
@@ -714,15 +750,19 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         return ValueSearch(obs, depth, self.alpha, self.prune, self.ordering, self.ron_rate)
 
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
-        obs: MahjongObservation = observation
-        legal = list(legal_actions)
-        if WIN in legal:
-            return WIN
-        if obs.phase == Phase.TURN:
-            return self._turn_value(obs, legal)
-        if obs.phase == Phase.CLAIM:
-            return self._claim_value(obs, legal)
-        return PASS
+        return act_by_phase(observation, legal_actions, self._turn_value, self._claim_value)
+
+    def discard_values(self, observation: MahjongObservation) -> dict[int, float]:
+        """Value in points of every distinct discard of the 3k+2 hand in ``observation``, by the
+        same tree, leaf and defence as :meth:`act` on a turn (kongs aside); for advice."""
+        obs = observation
+        hand = obs.hand
+        search = self.new_search(obs, self.depth)
+        risk = self._risk(obs)
+        held = [k for k in range(NUM_KINDS) if hand[k]]
+        tree = self._discard_tree(search, obs, hand, tuple(obs.melds[obs.player]), held, risk, self.depth)
+        values = search.solve(self.leaf_evaluator)
+        return self._root_values(search, tree, values, risk)
 
     # -- pieces ------------------------------------------------------------------------------
     def _risk(self, obs: MahjongObservation) -> DealInRisk | None:
