@@ -269,6 +269,18 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["botzone", "judge", "a", "b", "c", "--time-limit", "0"], 2, "'--time-limit' / '-t'"),
     (["botzone", "judge", "a", "b", "'c"], 2, "bot command \"'c\": No closing quotation"),
     (["botzone", "judge", "a", "b", "c", "--record", "{file}"], 2, "is a file, not a folder"),
+    # --- yuxi card files and the human seat (issue 16) ---------------------------------
+    (["yuxi", "play", "--cards-file", "{missing}"], 2, "does not exist"),
+    (["yuxi", "play", "--decks-file", "{bad_decks}"], 2, "field 'cards.no_such_card' is not a card key"),
+    (["yuxi", "play", "--human", "2"], 2, "'--human'"),
+    (["yuxi", "play", "--human", "0", "--json"], 2, "--human and --json"),
+    (["yuxi", "audit", "--cards-file", "{junk}"], 2, "the yuxi card file is not valid TOML"),
+    (["yuxi", "audit", "--decks-file", "{dir}"], 2, "is a folder, not a file"),
+    (["yuxi", "balance", "--cards-file", "{junk}"], 2, "the yuxi card file is not valid TOML"),
+    (["yuxi", "balance", "--decks-file", "{bad_decks}"], 2, "deck 'mine'"),
+    (["yuxi", "replay", "{junk}", "--cards-file", "{missing}"], 2, "does not exist"),
+    (["yuxi", "audit", "--decks", "nosuch"], 2, "unknown yuxi deck 'nosuch'"),
+    (["yuxi", "balance", "--decks", ","], 2, "name at least one deck"),
     # --- mahjong score / advise (issue 14) ----------------------------------------------
     (["mahjong", "score", "123456m789p23467s55p"], 2, "Missing option '--win'"),
     (["mahjong", "score", "", "--win", "8s"], 2, "empty hand"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -44,6 +44,37 @@ JournalOpt = Annotated[
         help="Append every finished batch of games to this JSONL file; rerun with it to resume.",
     ),
 ]
+CardsFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cards-file", parser=input_file,
+        help="A designer's card table (TOML, the format of docs/yuxi-cards.md) instead of the shipped one.",
+    ),
+]
+DecksFileOpt = Annotated[
+    Path | None,
+    typer.Option("--decks-file", parser=input_file, help="A designer's deck table (TOML) to go with it."),
+]
+DeckPoolOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--decks",
+        help="Comma-separated deck keys each game's two decks are drawn from (default: every deck).",
+    ),
+]
+
+
+def _deck_pool(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [d.strip() for d in text.split(",") if d.strip()]
+    if not names:
+        raise ConfigError(f"--decks {text!r}: name at least one deck (see `paiju yuxi cards --decks`)")
+    return names
+
+
+def _file(path: Path | None) -> str | None:
+    return None if path is None else str(path)
 
 
 def _boards(text: str) -> list[str]:
@@ -76,19 +107,34 @@ def play(
     die: Annotated[bool, typer.Option("--die/--no-die", help="First player's end-of-game die bonus.")] = True,
     swaps: Annotated[bool, typer.Option("--swaps/--no-swaps", help="The once-per-turn card swap.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", help="Show only the final board.")] = False,
+    human: Annotated[
+        int | None,
+        typer.Option(
+            "--human", min=0, max=1,
+            help="Play this seat (0 or 1) yourself: type each move in notation (its agent spec is ignored).",
+        ),
+    ] = None,
+    cards_file: CardsFileOpt = None,
+    decks_file: DecksFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play one game between two agents, showing the board after each move."""
-    from paiju.core.protocol import PlayedGame, State, play_game
+    import dataclasses
+
+    from paiju.core.protocol import PlayedGame, State
     from paiju.core.rng import as_generator, derive_seed
     from paiju.yuxi.agents import REGISTRY
+    from paiju.yuxi.encoding import table_fingerprint
     from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
     from paiju.yuxi.render import board_table
 
+    if human is not None and as_json:
+        raise ConfigError("--human and --json: a person plays at the text prompt, leave out --json")
     specs = agent_line_up(agents, REGISTRY, expected=2)
-    players = [REGISTRY.make(spec, derive_seed(seed, 100 + i)) for i, spec in enumerate(specs)]
+    players: list[Any] = [REGISTRY.make(spec, derive_seed(seed, 100 + i)) for i, spec in enumerate(specs)]
+    files = YuxiConfig(cards_file=_file(cards_file), decks_file=_file(decks_file))
     if decks is None:
-        names = list(YuxiConfig().table().decks)
+        names = list(files.table().decks)
         pick = as_generator(derive_seed(seed, 7)).integers(len(names), size=2)
         deck_pair = (names[int(pick[0])], names[int(pick[1])])
     else:
@@ -96,7 +142,14 @@ def play(
         if len(given) != 2:
             raise ConfigError(f"yuxi needs two deck names (seat 0, seat 1), got {given!r}")
         deck_pair = (given[0], given[1])
-    game = YuxiGame(YuxiConfig(board=board, decks=deck_pair, die_bonus=die, swaps=swaps))
+    game = YuxiGame(
+        dataclasses.replace(files, board=board, decks=deck_pair, die_bonus=die, swaps=swaps)
+    )
+    if human is not None:
+        from paiju.yuxi.agents.human import HumanAgent
+
+        players[human] = HumanAgent(game, human, say=lambda line: console.print(line, markup=False))
+        specs[human] = "human"
     moves: list[dict[str, object]] = []
     if not as_json:
         console.print(
@@ -110,11 +163,13 @@ def play(
         text = played.moves[-1]
         moves.append({"by": who, "move": text})
         if not as_json and not quiet:
-            console.print(f"[bold]{who}[/bold]: {text}")
+            # A person sees the deal of their own hand only (the board shows it), not the other's.
+            shown = "deal (hands dealt)" if human is not None and text.startswith("deal") else text
+            console.print(f"[bold]{who}[/bold]: {shown}")
             if who != "chance" or text.startswith("deal"):
-                console.print(board_table(at))
+                console.print(board_table(at, hands=_shown_hands(human)))
 
-    state = play_game(game, players, seed, after_move=show, notation=True).state
+    state = _play_or_quit(game, players, seed, show)
     assert isinstance(state, YuxiState)
     a, b = state.final_scores()
     winner = "A" if a > b else "B" if b > a else "draw"
@@ -123,6 +178,7 @@ def play(
             {
                 "board": game.config.board,
                 "decks": list(deck_pair),
+                "table_hash": table_fingerprint(game.table),
                 "agents": specs,
                 "seed": seed,
                 "moves": moves,
@@ -133,9 +189,26 @@ def play(
         )
         return
     if quiet:
-        console.print(board_table(state))
+        console.print(board_table(state, hands=_shown_hands(human)))
     bonus = f" (including the die bonus {state.bonus})" if state.bonus else ""
     console.print(f"final: A {a}{bonus}, B {b}: " + ("draw" if winner == "draw" else f"{winner} wins"))
+
+
+def _shown_hands(human: int | None) -> tuple[int, ...]:
+    """Both hands when agents play; only the person's own hand when a person plays."""
+    return (0, 1) if human is None else (human,)
+
+
+def _play_or_quit(game: Any, players: list[Any], seed: int, show: Any) -> Any:
+    """The game played through ``play_game``; a person leaving it ends the command cleanly."""
+    from paiju.core.protocol import play_game
+    from paiju.yuxi.agents.human import HumanQuit
+
+    try:
+        return play_game(game, players, seed, after_move=show, notation=True).state
+    except HumanQuit as left:
+        console.print(f"game left ({left}); no result")
+        raise typer.Exit(130 if left.interrupted else 0) from None
 
 
 @app.command("audit", cls=LimitsHelpCommand)
@@ -168,6 +241,9 @@ def audit(
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
     journal: JournalOpt = None,
+    deck_pool: DeckPoolOpt = None,
+    cards_file: CardsFileOpt = None,
+    decks_file: DecksFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Random and search self-play with every invariant checked after every action.
@@ -183,6 +259,7 @@ def audit(
     report = run_audit(
         games, seed, boards=board_list, agent_pairs=pairs, progress=not as_json,
         backend=Backend(workers=workers, ray=ray), journal=journal,
+        cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool),
     )
     if out is not None:
         report.save(out)
@@ -192,6 +269,7 @@ def audit(
         console.print(
             f"audited {report.games} games ({report.steps} actions checked), seed {seed}: "
             + ", ".join(f"{n} {k}" for k, n in report.games_by_agents.items())
+            + f"; card table {report.table_hash}"
         )
         if report.clean:
             console.print("[green]no invariant violated[/green]")
@@ -211,19 +289,23 @@ def replay(
         Path, typer.Argument(parser=input_file, help="An audit report written with `paiju yuxi audit --out`.")
     ],
     index: Annotated[int, typer.Option("--index", min=0, help="Which violation of the report.")] = 0,
+    cards_file: CardsFileOpt = None,
+    decks_file: DecksFileOpt = None,
 ) -> None:
     """Replay a violation from an audit report: the position before the failing move, then the error."""
     from paiju.yuxi.audit import load_report, replay_violation
     from paiju.yuxi.render import board_table
 
     rep = load_report(report)
+    rep.check_table(cards_file, decks_file)
     if not rep.violations:
         console.print("the report has no violations")
         return
     if not 0 <= index < len(rep.violations):
         raise ConfigError(f"--index {index}: the report has {len(rep.violations)} violation(s)")
     v = rep.violations[index]
-    state, step, err = replay_violation(v)
+    # Refused (exit 2) when the table given, or the one the report names, hashes differently.
+    state, step, err = replay_violation(v, cards_file=cards_file, decks_file=decks_file)
     console.print(v.describe())
     console.print(board_table(state))
     if err is None:
@@ -253,6 +335,9 @@ def balance(
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
     journal: JournalOpt = None,
+    deck_pool: DeckPoolOpt = None,
+    cards_file: CardsFileOpt = None,
+    decks_file: DecksFileOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """First-player win rate per board with and without the die bonus, deck matrix, card stats."""
@@ -264,6 +349,7 @@ def balance(
     report = run_balance(
         games, seed, agents=(specs[0], specs[1]), boards=board_list, progress=not as_json,
         backend=Backend(workers=workers, ray=ray), journal=journal,
+        cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool),
     )
     if out_dir is not None:
         import json
@@ -275,7 +361,10 @@ def balance(
     if as_json:
         print_json(report.to_dict())
         return
-    table = Table(title=f"first player ({specs[0]}) vs {specs[1]}: win rate, 95% interval")
+    table = Table(
+        title=f"first player ({specs[0]}) vs {specs[1]}: win rate, 95% interval; "
+        f"card table {report.table_hash}"
+    )
     for col in ("board", "die bonus", "win rate", "95% interval", "mean margin", "games"):
         table.add_column(col)
     for (b, d), e in report.first_player.items():

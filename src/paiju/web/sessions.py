@@ -837,9 +837,24 @@ class YuxiSession(IntActionSession["YuxiState"]):
         }
         if params.get("decks"):
             options["decks"] = tuple(params["decks"])
+        # a designer's card / deck tables, sent as TOML text (bounded by the request model)
+        for part in ("cards_toml", "decks_toml"):
+            if params.get(part) is not None:
+                options[part] = str(params[part])
         return YuxiGame(**options)
 
     move_example = "'play reef_crab@b2', 'end', 'keep'"
+
+    def record_row(self, game_index: int, run_id: str) -> dict[str, Any]:
+        """The shared record row, its ``extra`` also naming the card table's hash (the
+        identity of the table the moves mean something on)."""
+        from paiju.yuxi.encoding import table_fingerprint
+
+        row = super().record_row(game_index, run_id)
+        extra = json.loads(row["extra"])
+        extra["table_hash"] = table_fingerprint(self.game.table)
+        row["extra"] = json.dumps(extra, default=str)
+        return row
 
     def parse_notation(self, text: str) -> int:
         return self.state.parse_action(text)
@@ -857,6 +872,7 @@ class YuxiSession(IntActionSession["YuxiState"]):
 
     def view(self) -> dict[str, Any]:
         from paiju.yuxi.effects import WEATHER_NAMES
+        from paiju.yuxi.encoding import table_fingerprint
 
         st: Any = self.state
         obs = st.observation(self.human)
@@ -881,6 +897,7 @@ class YuxiSession(IntActionSession["YuxiState"]):
             phase=obs.phase,
             board={"name": shape.name, "width": shape.width, "height": shape.height},
             decks=list(self.game.config.decks),
+            table_hash=table_fingerprint(self.game.table),
             cells=cells,
             hand=[{**self._card(c), "price": st.price(self.human, c)} for c in obs.hand],
             offer=[self._card(c) for c in obs.offer],
@@ -901,6 +918,10 @@ class YuxiSession(IntActionSession["YuxiState"]):
                 if kind == "play":
                     item["card"] = x
                     item["cell"] = shape.cell_name(y) if y < shape.cells else None
+                if kind == "swap":
+                    # a person reads card names, not the notation's keys
+                    give, take = self.game.table.card(y).name, self.game.table.card(st.offer[x]).name
+                    item.update(give=give, take=take, text=f"give {give}, take {take}")
                 items.append(item)
             out["legal"] = items
         if self.over:

@@ -17,6 +17,7 @@ inject a deliberately buggy effect and check that the audit catches and replays 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import traceback
 from collections.abc import Mapping, Sequence
@@ -24,12 +25,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paiju.core.errors import CorruptRecordError
+from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
 from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.effects import EffectFn
+from paiju.yuxi.encoding import table_fingerprint
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
 from paiju.yuxi.invariants import InvariantViolation
 
@@ -50,9 +52,17 @@ class Violation:
     """The invariant's name, or ``"exception"`` for an engine crash."""
     detail: str
     moves: list[str] = field(default_factory=list)
+    cards_file: str | None = None
+    decks_file: str | None = None
+    table_hash: str = ""
+    """:func:`paiju.yuxi.encoding.table_fingerprint` of the card table the game was played
+    with ("" in reports older than card files): a replay on another table is refused."""
 
     def config(self) -> YuxiConfig:
-        return YuxiConfig(board=self.board, decks=self.decks, die_bonus=self.die_bonus)
+        return YuxiConfig(
+            board=self.board, decks=self.decks, die_bonus=self.die_bonus,
+            cards_file=self.cards_file, decks_file=self.decks_file,
+        )
 
     def describe(self) -> str:
         return (
@@ -71,6 +81,18 @@ class AuditReport:
     seed: int
     violations: list[Violation]
     games_by_agents: dict[str, int]
+    table_hash: str = ""
+    cards_file: str | None = None
+    decks_file: str | None = None
+
+    def check_table(self, cards_file: str | Path | None = None, decks_file: str | Path | None = None) -> None:
+        """Refuse (ConfigError naming both hashes) when the card table of ``cards_file`` /
+        ``decks_file`` (each defaulting to the one the report was made with) is another."""
+        config = YuxiConfig(
+            cards_file=str(cards_file) if cards_file is not None else self.cards_file,
+            decks_file=str(decks_file) if decks_file is not None else self.decks_file,
+        )
+        check_table_hash(self.table_hash, config, "the report")
 
     @property
     def clean(self) -> bool:
@@ -82,6 +104,9 @@ class AuditReport:
             "steps": self.steps,
             "seed": self.seed,
             "games_by_agents": self.games_by_agents,
+            "table_hash": self.table_hash,
+            "cards_file": self.cards_file,
+            "decks_file": self.decks_file,
             "violations": [asdict(v) for v in self.violations],
         }
 
@@ -101,14 +126,16 @@ def load_report(path: str | Path) -> AuditReport:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         violations = [_load_violation(v) for v in data["violations"]]
         return AuditReport(
-            data["games"], data["steps"], data["seed"], violations, dict(data["games_by_agents"])
+            data["games"], data["steps"], data["seed"], violations, dict(data["games_by_agents"]),
+            str(data.get("table_hash", "")), data.get("cards_file"), data.get("decks_file"),
         )
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise CorruptRecordError(f"{path}: not a yuxi audit report ({err})") from None
 
 
 def audit_setup(
-    seed: int, index: int, boards: Sequence[str], agent_pairs: Sequence[tuple[str, str]], decks: Sequence[str]
+    seed: int, index: int, boards: Sequence[str], agent_pairs: Sequence[tuple[str, str]],
+    decks: Sequence[str], cards_file: str | None = None, decks_file: str | None = None,
 ) -> tuple[int, YuxiConfig, tuple[str, str]]:
     """Seed, room and agents of audit game ``index`` (the same whatever order games run in)."""
     game_seed = derive_seed(seed, index)
@@ -116,7 +143,10 @@ def audit_setup(
     board = boards[index % len(boards)]
     pair = agent_pairs[(index // len(boards)) % len(agent_pairs)]
     d0, d1 = (decks[int(i)] for i in rng.integers(len(decks), size=2))
-    config = YuxiConfig(board=board, decks=(d0, d1), die_bonus=bool(rng.integers(2)))
+    config = YuxiConfig(
+        board=board, decks=(d0, d1), die_bonus=bool(rng.integers(2)),
+        cards_file=cards_file, decks_file=decks_file,
+    )
     return game_seed, config, pair
 
 
@@ -145,6 +175,8 @@ class AuditTask:
     agent_pairs: tuple[tuple[str, str], ...]
     decks: tuple[str, ...]
     effect_overrides: tuple[tuple[str, EffectFn], ...] = ()
+    cards_file: str | None = None
+    decks_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -163,7 +195,9 @@ def audit_task(task: AuditTask) -> list[AuditedGame]:
     """The runner's task function: play and check a few audit games."""
     out = []
     for index in task.indices:
-        game_seed, config, pair = audit_setup(task.seed, index, task.boards, task.agent_pairs, task.decks)
+        game_seed, config, pair = audit_setup(
+            task.seed, index, task.boards, task.agent_pairs, task.decks, task.cards_file, task.decks_file
+        )
         key = (config, task.effect_overrides)
         game = _AUDIT_GAMES.get(key)
         if game is None:
@@ -188,7 +222,7 @@ def _violation(
         ).replace("\n", " ")
     return Violation(
         index, game_seed, config.board, config.decks, config.die_bonus, pair, len(moves) - 1, name, detail,
-        moves,
+        moves, config.cards_file, config.decks_file, table_fingerprint(config.table()),
     )
 
 
@@ -221,6 +255,8 @@ def run_audit(
     workers: int = 1,
     backend: Backend | None = None,
     journal: str | Path | None = None,
+    cards_file: str | Path | None = None,
+    decks_file: str | Path | None = None,
 ) -> AuditReport:
     """Play ``games`` self-play games (boards and agent pairs in rotation, decks and die at
     random per game) with the invariant checker on; collect every violation.
@@ -228,18 +264,26 @@ def run_audit(
     The games are played by the project's runner (``workers`` local processes or
     ``backend``; ``effect_overrides`` must then be top-level functions, to be pickled); every
     game is seeded by its index, so the report does not depend on them. With ``journal``
-    (a JSONL file) finished games are appended there and a rerun resumes."""
-    deck_names = tuple(decks) if decks else tuple(YuxiConfig().table().decks)
+    (a JSONL file) finished games are appended there and a rerun resumes. ``cards_file`` /
+    ``decks_file``: a designer's card and deck tables (TOML) instead of the shipped ones; the
+    report, its violations and the journal carry the table's hash."""
+    cfile = None if cards_file is None else str(cards_file)
+    dfile = None if decks_file is None else str(decks_file)
+    table = YuxiConfig(cards_file=cfile, decks_file=dfile).table()
+    table_hash = table_fingerprint(table)
+    deck_names = tuple(decks) if decks else tuple(table.decks)
+    for name in deck_names:
+        table.deck(name)  # an unknown deck is refused before any game starts
     overrides = tuple(sorted((effect_overrides or {}).items()))
     tasks = [
         AuditTask(tuple(range(i, min(games, i + TASK_GAMES))), seed, tuple(boards),
-                  tuple((a, b) for a, b in agent_pairs), deck_names, overrides)
+                  tuple((a, b) for a, b in agent_pairs), deck_names, overrides, cfile, dfile)
         for i in range(0, games, TASK_GAMES)
     ]
     config = {"kind": "yuxi-audit", "games": games, "seed": seed, "boards": list(boards),
               "agent_pairs": [list(p) for p in agent_pairs], "decks": list(deck_names),
               "effect_overrides": [f"{k}={getattr(f, '__qualname__', repr(f))}" for k, f in overrides],
-              "rules_version": YuxiGame().info.rules_version}
+              "rules_version": YuxiGame().info.rules_version, "table_hash": table_hash}
     store = None if journal is None else TaskJournal(journal, config, _audited_to_json, _audited_from_json)
     results: dict[int, list[AuditedGame]] = dict(store.results) if store is not None else {}
     todo = [i for i in range(len(tasks)) if i not in results]
@@ -259,7 +303,8 @@ def run_audit(
     for g in played:
         by_agents[g.agents] = by_agents.get(g.agents, 0) + 1
     violations = [g.violation for g in played if g.violation is not None]
-    return AuditReport(games, sum(g.steps for g in played), seed, violations, by_agents)
+    steps = sum(g.steps for g in played)
+    return AuditReport(games, steps, seed, violations, by_agents, table_hash, cfile, dfile)
 
 
 def replay_moves(
@@ -281,11 +326,39 @@ def replay_moves(
     return state, len(moves), None
 
 
+def check_table_hash(recorded: str, config: YuxiConfig, what: str) -> None:
+    """Refuse to replay a record on another card table than the one it was played with.
+
+    ``recorded`` is the record's table hash ("" in records older than card files: not
+    checked); a mismatch is a ConfigError naming both hashes."""
+    if not recorded:
+        return
+    have = table_fingerprint(config.table())
+    if have != recorded:
+        given = " + ".join(f for f in (config.cards_file, config.decks_file) if f) or "the shipped tables"
+        raise ConfigError(
+            f"{what} was played with card table {recorded}, not {have} (the table of {given}): "
+            "pass the files it was played with (--cards-file / --decks-file)"
+        )
+
+
 def replay_violation(
-    violation: Violation, *, effect_overrides: Mapping[str, EffectFn] | None = None
+    violation: Violation,
+    *,
+    effect_overrides: Mapping[str, EffectFn] | None = None,
+    cards_file: str | Path | None = None,
+    decks_file: str | Path | None = None,
 ) -> tuple[YuxiState, int, InvariantViolation | Exception | None]:
-    """Replay a reported violation from its move list."""
-    return replay_moves(violation.config(), violation.moves, effect_overrides=effect_overrides)
+    """Replay a reported violation from its move list, on the card table it names (each of
+    ``cards_file`` / ``decks_file``, when given, replaces the recorded file; refused when the
+    table's hash differs from the recorded one)."""
+    config = violation.config()
+    if cards_file is not None:
+        config = dataclasses.replace(config, cards_file=str(cards_file))
+    if decks_file is not None:
+        config = dataclasses.replace(config, decks_file=str(decks_file))
+    check_table_hash(violation.table_hash, config, f"game {violation.game_index} of the report")
+    return replay_moves(config, violation.moves, effect_overrides=effect_overrides)
 
 
 def replay_seed(

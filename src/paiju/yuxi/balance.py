@@ -35,6 +35,7 @@ from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
 from paiju.core.stats import Estimate, proportion_ci
 from paiju.yuxi.actions import KIND_PLAY
 from paiju.yuxi.board import BOARDS
+from paiju.yuxi.cards import CardTable
 from paiju.yuxi.game import YuxiConfig, YuxiGame
 
 
@@ -98,9 +99,12 @@ class BalanceReport:
     """(board, bonus option) -> first-player win rate had the die-off games given seat 0 that
     bonus (see :data:`BONUS_OPTIONS`); exact for agents that ignore the bonus (greedy)."""
     records: list[GameRecord] = field(repr=False, default_factory=list)
+    table_hash: str = ""
+    """:func:`paiju.yuxi.encoding.table_fingerprint` of the card table the games used."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "table_hash": self.table_hash,
             "games_per_setting": self.games_per_setting,
             "agents": list(self.agents),
             "seed": self.seed,
@@ -132,7 +136,8 @@ class BalanceReport:
         """The report as Markdown tables."""
         out = [
             f"Balance self-play: {self.agents[0]} (seat 0, first) vs {self.agents[1]}, "
-            f"{self.games_per_setting} games per board and die setting, seed {self.seed}.",
+            f"{self.games_per_setting} games per board and die setting, seed {self.seed}"
+            + (f", card table {self.table_hash}." if self.table_hash else "."),
             "",
             "| board | die bonus | first-player win rate | 95% interval | mean margin (seat 0) | games |",
             "|---|---|---|---|---|---|",
@@ -255,7 +260,8 @@ TASK_GAMES = 8
 
 
 def balance_jobs(
-    games: int, seed: int, agents: tuple[str, str], boards: Sequence[str], deck_names: Sequence[str]
+    games: int, seed: int, agents: tuple[str, str], boards: Sequence[str], deck_names: Sequence[str],
+    cards_file: str | None = None, decks_file: str | None = None,
 ) -> list[tuple[YuxiConfig, tuple[str, str], int]]:
     """Every game of a balance run: room, agents and seed (decks and seed shared by the two
     die settings of the same game index, so the die comparison is paired)."""
@@ -266,7 +272,11 @@ def balance_jobs(
             d0, d1 = (deck_names[int(k)] for k in rng.integers(len(deck_names), size=2))
             for die in (True, False):
                 jobs.append(
-                    (YuxiConfig(board=board, decks=(d0, d1), die_bonus=die), agents, derive_seed(seed, i))
+                    (
+                        YuxiConfig(board=board, decks=(d0, d1), die_bonus=die,
+                                   cards_file=cards_file, decks_file=decks_file),
+                        agents, derive_seed(seed, i),
+                    )
                 )
     return jobs
 
@@ -297,18 +307,30 @@ def run_balance(
     progress: Progress = False,
     journal: str | Path | None = None,
     backend: Backend | None = None,
+    cards_file: str | Path | None = None,
+    decks_file: str | Path | None = None,
 ) -> BalanceReport:
     """``games`` games per (board, die setting); decks drawn at random per game (the same
     draws and seeds for both die settings). The games are played by the project's runner
     (``workers`` local processes, or ``backend``); every game is seeded by its index, so the
     report does not depend on either. With ``journal`` (a JSONL file) every finished batch
-    of games is appended there, and rerunning with the same arguments resumes."""
-    table = YuxiConfig().table()
+    of games is appended there, and rerunning with the same arguments resumes. ``cards_file``
+    / ``decks_file``: a designer's card and deck tables instead of the shipped ones; the
+    report and the journal carry the table's hash."""
+    from paiju.yuxi.encoding import table_fingerprint
+
+    cfile = None if cards_file is None else str(cards_file)
+    dfile = None if decks_file is None else str(decks_file)
+    table = YuxiConfig(cards_file=cfile, decks_file=dfile).table()
+    table_hash = table_fingerprint(table)
     deck_names = list(decks) if decks else list(table.decks)
-    jobs = balance_jobs(games, seed, agents, boards, deck_names)
+    for name in deck_names:
+        table.deck(name)  # an unknown deck is refused before any game starts
+    jobs = balance_jobs(games, seed, agents, boards, deck_names, cfile, dfile)
     tasks = [tuple(jobs[i : i + TASK_GAMES]) for i in range(0, len(jobs), TASK_GAMES)]
     config = {"kind": "yuxi-balance", "games": games, "seed": seed, "agents": list(agents),
-              "boards": list(boards), "decks": deck_names, "rules_version": YuxiGame().info.rules_version}
+              "boards": list(boards), "decks": deck_names, "rules_version": YuxiGame().info.rules_version,
+              "table_hash": table_hash}
     store = None if journal is None else TaskJournal(journal, config, _record_to_json, _record_from_json)
     results: dict[int, list[GameRecord]] = dict(store.results) if store is not None else {}
     todo = [i for i in range(len(tasks)) if i not in results]
@@ -324,14 +346,18 @@ def run_balance(
         label="yuxi balance",
     )
     records = [r for i in range(len(tasks)) for r in results[i]]
-    return summarize(records, games, agents, seed, deck_names)
+    report = summarize(records, games, agents, seed, deck_names, table)
+    report.table_hash = table_hash
+    return report
 
 
 def summarize(
-    records: Sequence[GameRecord], games: int, agents: tuple[str, str], seed: int, deck_names: Sequence[str]
+    records: Sequence[GameRecord], games: int, agents: tuple[str, str], seed: int, deck_names: Sequence[str],
+    table: CardTable | None = None,
 ) -> BalanceReport:
-    """Aggregate game records into the report's estimates."""
-    table = YuxiConfig().table()
+    """Aggregate game records into the report's estimates (``table``: the card table they
+    were played with, the shipped one by default)."""
+    table = table if table is not None else YuxiConfig().table()
     first: dict[tuple[str, bool], list[GameRecord]] = {}
     for r in records:
         first.setdefault((r.board, r.die_bonus), []).append(r)

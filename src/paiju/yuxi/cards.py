@@ -605,6 +605,41 @@ def _load_cached(cards_path: str | None, decks_path: str | None) -> CardTable:
     return parse_card_table(card_data, deck_data, card_source, str(dpath) if decks_path else "decks.toml")
 
 
+MAX_TABLE_TEXT = 65_536
+"""Most characters of a card or deck table sent as text (a web request); the shipped card
+table is about 16,000."""
+
+
+def card_table_from_text(cards_text: str | None, decks_text: str | None = None) -> CardTable:
+    """The card table from TOML *text* (a web request's own tables; None: the shipped file),
+    validated and compiled. Errors name the text as ``cards_toml`` / ``decks_toml``."""
+    for what, text in (("cards_toml", cards_text), ("decks_toml", decks_text)):
+        if text is not None and len(text) > MAX_TABLE_TEXT:
+            raise ConfigError(f"{what}: {len(text)} characters, more than the {MAX_TABLE_TEXT} allowed")
+    return _text_cached(cards_text, decks_text)
+
+
+def _toml_text(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        # the client's text, not a file of the server's: a ConfigError (4xx), not a corrupt record
+        raise ConfigError(f"{source}: not valid TOML ({err})") from None
+
+
+@lru_cache(maxsize=16)
+def _text_cached(cards_text: str | None, decks_text: str | None) -> CardTable:
+    if cards_text is None:
+        card_data, card_source = _read_toml(_default_path("cards.toml"), "card"), "cards.toml"
+    else:
+        card_data, card_source = _toml_text(cards_text, "cards_toml"), "cards_toml"
+    if decks_text is None:
+        deck_data, deck_source = _read_toml(_default_path("decks.toml"), "deck"), "decks.toml"
+    else:
+        deck_data, deck_source = _toml_text(decks_text, "decks_toml"), "decks_toml"
+    return parse_card_table(card_data, deck_data, card_source, deck_source)
+
+
 def max_voids_per_card(table: CardTable) -> int:
     """Most void cards one deck card can create over a game (its add_void counts plus its
     recycling maximum): with void-creating effects only on once-per-card triggers, this

@@ -62,6 +62,7 @@ from paiju.yuxi.cards import (
     T_NONE,
     CardTable,
     CompiledCard,
+    card_table_from_text,
     load_card_table,
     max_voids_per_card,
 )
@@ -99,7 +100,9 @@ class YuxiConfig:
     ``die_bonus``: the first player adds a die roll (1..6) to the final score (the
     original's rule; a room option turns it off). ``swaps``: the once-per-turn swap of a
     hand card for one of 2 (4 when one hand card is left) deck cards. ``cards_file`` /
-    ``decks_file``: a designer's own TOML tables instead of the shipped ones.
+    ``decks_file``: a designer's own TOML tables instead of the shipped ones; ``cards_toml`` /
+    ``decks_toml``: the same given as TOML text (the web app's way: a client names no server
+    file). A table's identity is its hash, :func:`paiju.yuxi.encoding.table_fingerprint`.
     """
 
     board: str = "4x4"
@@ -108,6 +111,8 @@ class YuxiConfig:
     swaps: bool = True
     cards_file: str | None = None
     decks_file: str | None = None
+    cards_toml: str | None = None
+    decks_toml: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "board", board_shape(str(self.board)).name)
@@ -121,13 +126,20 @@ class YuxiConfig:
         for flag in ("die_bonus", "swaps"):
             if not isinstance(getattr(self, flag), bool):
                 raise ConfigError(f"yuxi option {flag} must be true or false, got {getattr(self, flag)!r}")
+        for part in ("cards", "decks"):
+            if getattr(self, f"{part}_file") is not None and getattr(self, f"{part}_toml") is not None:
+                raise ConfigError(f"yuxi: give {part}_file or {part}_toml, not both")
 
     @property
     def shape(self) -> BoardShape:
         return board_shape(self.board)
 
     def table(self) -> CardTable:
-        return load_card_table(self.cards_file, self.decks_file)
+        if self.cards_toml is None and self.decks_toml is None:
+            return load_card_table(self.cards_file, self.decks_file)
+        if self.cards_file is not None or self.decks_file is not None:
+            raise ConfigError("yuxi: card tables as files and as text do not mix; give both one way")
+        return card_table_from_text(self.cards_toml, self.decks_toml)
 
 
 class YuxiGame:

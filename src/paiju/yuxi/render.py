@@ -7,6 +7,7 @@ characters are blue, seat 1's red, as in the original's screen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -58,8 +59,11 @@ def board_text(st: YuxiState) -> str:
     return "\n".join(lines)
 
 
-def board_table(st: YuxiState, *, reveal_hands: bool = True) -> Group:
-    """A Rich table of the board, then a line each for the scores, purses and hands."""
+def board_table(st: YuxiState, *, reveal_hands: bool = True, hands: Sequence[int] = (0, 1)) -> Group:
+    """A Rich table of the board, then a line each for the scores, purses and hands.
+
+    Each character's name carries its owner as ``A:`` / ``B:``, so the board reads without
+    colour too; ``hands``: the seats whose hands are listed (a person sees only their own)."""
     sh = st.shape
     table = Table(show_header=True, show_lines=True, header_style="dim")
     table.add_column("")
@@ -73,7 +77,7 @@ def board_table(st: YuxiState, *, reveal_hands: bool = True) -> Group:
             if st.card[i]:
                 c = st.cards[st.card[i]]
                 assert c is not None
-                t.append(c.key + "\n", style=_SEAT_STYLE[st.owner[i]])
+                t.append(f"{'AB'[st.owner[i]]}:{c.key}\n", style=_SEAT_STYLE[st.owner[i]])
                 p, b = st.power[i], st.base[i]
                 t.append(str(p), style="red" if p < b else "green" if p > b else "white")
                 if st.armour[i]:
@@ -100,8 +104,8 @@ def board_table(st: YuxiState, *, reveal_hands: bool = True) -> Group:
         ),
     ]
     if reveal_hands:
-        lines.append(Text("hand A: " + _keys(st, st.hand[0])))
-        lines.append(Text("hand B: " + _keys(st, st.hand[1])))
+        for seat in hands:
+            lines.append(Text(f"hand {'AB'[seat]}: " + _keys(st, st.hand[seat])))
     return Group(table, *lines)
 
 

@@ -17,11 +17,12 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from paiju.core.errors import InvalidNotationError, NotFoundError
+from paiju.core.errors import InvalidNotationError, NotFoundError, PaijuError
 from paiju.web.errors import blame, blamed
 from paiju.web.limits import MAX_INDEX
 from paiju.web.sessions import MAX_SEED, SESSION_KINDS, GameSession
 from paiju.web.state import Web, WebState
+from paiju.yuxi.cards import MAX_TABLE_TEXT
 
 GAME_ID = re.compile(r"[0-9a-f]{8,64}")
 """The shape of a game id (``uuid4().hex``), checked before any lookup."""
@@ -69,6 +70,12 @@ class NewYuxi(_Body):
     die_bonus: bool = True
     swaps: bool = True
     seed: Seed = None
+    cards_toml: Annotated[str, Field(max_length=MAX_TABLE_TEXT)] | None = Field(
+        None, description="a card table in the TOML format of docs/yuxi-cards.md (default: the shipped one)"
+    )
+    decks_toml: Annotated[str, Field(max_length=MAX_TABLE_TEXT)] | None = Field(
+        None, description="a deck table (TOML) to go with it (default: the shipped decks)"
+    )
 
 
 class MoveBody(_Body):
@@ -154,6 +161,17 @@ async def new_yuxi(web: Web, request: Request, body: NewYuxi) -> dict[str, Any]:
     if body.decks is not None:
         decks = list(body.decks) if body.seat == 0 else [body.decks[1], body.decks[0]]
         params["decks"] = decks
+    if body.cards_toml is not None or body.decks_toml is not None:
+        from paiju.yuxi.cards import card_table_from_text
+
+        for part in ("cards_toml", "decks_toml"):
+            if getattr(body, part) is not None:
+                params[part] = getattr(body, part)
+        try:
+            await run_in_threadpool(card_table_from_text, body.cards_toml, body.decks_toml)
+        except PaijuError as err:
+            # the tables' errors start with the text they are in: "cards_toml: ..." / "decks_toml: ..."
+            raise blamed(err, "decks_toml" if str(err).startswith("decks") else "cards_toml") from None
     # check the options (deck names, deck sizes for the board) before storing anything
     with blame("decks"):
         await run_in_threadpool(SESSION_KINDS["yuxi"].build_game, params)

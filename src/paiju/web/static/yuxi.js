@@ -20,7 +20,8 @@
         const cls = c.points < c.base ? "down" : c.points > c.base ? "up" : "";
         node.append(el("div", { class: `unit o${c.owner}`, title: c.card.text },
           el("div", {}, el("b", {}, c.card.name)),
-          el("span", { class: `pts ${cls}` }, `${c.points} pts`),
+          // damaged / boosted points say so in words too (readable without colour)
+          el("span", { class: `pts ${cls}` }, cls ? `${c.points}/${c.base} pts ${cls === "down" ? "▼" : "▲"}` : `${c.points} pts`),
           c.armour ? ` [${c.armour}]` : "", c.coins ? ` $${c.coins}` : "", c.card.cooldown ? ` cd${c.cooldown}` : "",
           el("div", { class: "small" }, c.owner === view.seat ? "yours" : "AI's")));
       }
@@ -67,7 +68,7 @@
     box.append(el("h2", {}, "Swap offer: give a hand card for one of these, or keep your hand"));
     box.append(el("div", {}, view.offer.map((c) => cardBox(c, ""))));
     for (const a of view.legal.filter((x) => x.kind === "swap" || x.kind === "keep")) {
-      const b = el("button", { class: `action ${a.kind}`, "data-action": a.action }, a.label);
+      const b = el("button", { class: `action ${a.kind}`, "data-action": a.action, title: a.label }, a.text || a.label);
       b.addEventListener("click", () => submit(a.action));
       box.append(b);
     }
@@ -76,7 +77,7 @@
   function renderLegal() {
     const box = $("legal"); box.innerHTML = "";
     for (const a of view.legal) {
-      const b = el("button", { class: `action ${a.kind}`, "data-action": a.action }, a.label);
+      const b = el("button", { class: `action ${a.kind}`, "data-action": a.action, title: a.label }, a.text || a.label);
       b.addEventListener("click", () => submit(a.action));
       box.append(b);
     }
