@@ -280,6 +280,7 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "balance", "--decks-file", "{bad_decks}"], 2, "deck 'mine'"),
     (["yuxi", "replay", "{junk}", "--cards-file", "{missing}"], 2, "does not exist"),
     (["yuxi", "audit", "--decks", "nosuch"], 2, "unknown yuxi deck 'nosuch'"),
+    (["yuxi", "audit", "--fuzz", "999999999"], 2, "'--fuzz'"),
     (["yuxi", "balance", "--decks", ","], 2, "name at least one deck"),
     # --- mahjong score / advise (issue 14) ----------------------------------------------
     (["mahjong", "score", "123456m789p23467s55p"], 2, "Missing option '--win'"),

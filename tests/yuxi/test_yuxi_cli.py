@@ -55,13 +55,30 @@ def test_bad_input_exits_2_with_one_line() -> None:
     assert result.exit_code == 2 and not isinstance(result.exception, PaijuError)
 
 
+def test_audit_reports_the_fuzzers_reach_of_every_effect_and_weather() -> None:
+    result = runner.invoke(app, ["yuxi", "audit", "--games", "2", "--fuzz", "400", "--json"])
+    assert result.exit_code == 0, result.output
+    fuzz = json.loads(result.output)["fuzz"]
+    assert fuzz["positions"] == 400 and fuzz["findings"] == []
+    from paiju.yuxi.game import YuxiConfig, YuxiGame
+    from paiju.yuxi.oracle.fuzz import fuzz_targets
+
+    # round robin over every effect of the card table and the turn rules: each reached
+    targets = fuzz_targets(YuxiGame(YuxiConfig()))
+    assert all(fuzz["coverage"].get(t, 0) >= 400 // len(targets) for t in targets), fuzz["coverage"]
+    for weather in ("fog", "thunder", "erosion", "ice"):
+        assert fuzz["coverage"].get(weather, 0) > 0
+
+
 def test_audit_replay_and_balance(tmp_path: Path) -> None:
     report = tmp_path / "audit.json"
     result = runner.invoke(
-        app, ["yuxi", "audit", "--games", "3", "--seed", "2", "--search", "greedy", "--out", str(report)]
+        app,
+        ["yuxi", "audit", "--games", "3", "--seed", "2", "--search", "greedy", "--out", str(report),
+         "--fuzz", "0"],
     )
     assert result.exit_code == 0, result.output
-    assert "no invariant violated" in result.output
+    assert "no invariant violated" in result.output and "fuzzer" not in result.output
     assert json.loads(report.read_text())["games"] == 3
     rep = runner.invoke(app, ["yuxi", "replay", str(report)])
     assert rep.exit_code == 0 and "no violations" in rep.output

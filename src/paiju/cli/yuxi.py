@@ -244,14 +244,26 @@ def audit(
     deck_pool: DeckPoolOpt = None,
     cards_file: CardsFileOpt = None,
     decks_file: DecksFileOpt = None,
+    fuzz: Annotated[
+        int,
+        typer.Option(
+            "--fuzz", min=0, max=MAX_FUZZ,
+            help="Random legal positions built and checked against the rules oracle after the games "
+            "(every effect and weather in round robin; on the shipped card table); 0 = none.",
+        ),
+    ] = 3000,
     as_json: JsonOpt = False,
 ) -> None:
-    """Random and search self-play with every invariant checked after every action.
+    """Self-play with every invariant and rule checked after every action, then the fuzzer.
 
     Each violation is reported with the seed that replays the game and the move list that
-    replays it without agents (`paiju yuxi replay REPORT`). Exit code 1 when any is found."""
+    replays it without agents (`paiju yuxi replay REPORT`); each fuzz finding with the seed
+    and index that rebuild its position. The coverage table counts how often the fuzzer saw
+    every effect, weather and turn rule applied (the audit's reach). Exit code 1 when
+    anything is found."""
     from paiju.yuxi.agents import REGISTRY
     from paiju.yuxi.audit import run_audit
+    from paiju.yuxi.oracle.fuzz import run_fuzz
 
     agent_line_up(search, REGISTRY, expected=1, option="--search")
     pairs = (("random", "random"), (search, search))
@@ -261,10 +273,17 @@ def audit(
         backend=Backend(workers=workers, ray=ray), journal=journal,
         cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool),
     )
+    fuzzed = run_fuzz(fuzz, seed, boards=board_list) if fuzz else None
     if out is not None:
         report.save(out)
     if as_json:
-        print_json(report.to_dict())
+        data = report.to_dict()
+        if fuzzed is not None:
+            data["fuzz"] = {
+                "positions": fuzzed.positions, "steps": fuzzed.steps, "coverage": dict(fuzzed.coverage),
+                "findings": [f.describe() for f in fuzzed.findings],
+            }
+        print_json(data)
     else:
         console.print(
             f"audited {report.games} games ({report.steps} actions checked), seed {seed}: "
@@ -279,8 +298,29 @@ def audit(
             console.print("  moves: " + " ; ".join(shown))
         if out is not None:
             console.print(f"report with full move lists: {out}")
-    if not report.clean:
+        if fuzzed is not None:
+            _print_fuzz(fuzzed, seed)
+    if not report.clean or (fuzzed is not None and not fuzzed.clean):
         raise typer.Exit(1)
+
+
+COVERAGE_TARGET = 100
+"""Times the default audit should see every effect and weather applied (its reach)."""
+MAX_FUZZ = 200_000
+"""Most fuzz positions one audit may ask for (~5 minutes here)."""
+
+
+def _print_fuzz(fuzzed: Any, seed: int) -> None:
+    table = Table(title=f"fuzzer: {fuzzed.positions} positions, seed {seed}: times each rule was applied")
+    table.add_column("effect / weather / turn rule")
+    table.add_column("applied", justify="right")
+    for rule, n in sorted(fuzzed.coverage.items(), key=lambda kv: kv[1]):
+        table.add_row(rule, f"{n}" + ("  (below 100)" if n < COVERAGE_TARGET else ""))
+    console.print(table)
+    if fuzzed.clean:
+        console.print("[green]no fuzz position broke a rule[/green]")
+    for f in fuzzed.findings:
+        console.print(f"[red]fuzz finding[/red] {f.describe()}")
 
 
 @app.command("replay")
