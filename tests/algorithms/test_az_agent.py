@@ -12,7 +12,8 @@ from paiju.algorithms.alphazero import AZNet, NetConfig, NetworkEvaluator
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint, save_checkpoint
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.yuxi.agents.az import YuxiAZAgent
-from paiju.yuxi.encoding import YuxiEncoder, table_fingerprint
+from paiju.yuxi.cards import table_fingerprint
+from paiju.yuxi.encoding import YuxiEncoder
 from paiju.yuxi.game import YuxiGame
 from paiju.yuxi.phases import PH_SWAP
 

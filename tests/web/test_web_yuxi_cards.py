@@ -7,8 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from paiju.yuxi.cards import MAX_TABLE_TEXT, load_card_table
-from paiju.yuxi.encoding import table_fingerprint
+from paiju.yuxi.cards import MAX_TABLE_TEXT, load_card_table, table_fingerprint
 
 ROOT = Path(__file__).parents[2]
 STATIC = ROOT / "src" / "paiju" / "web" / "static"

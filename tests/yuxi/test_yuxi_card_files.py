@@ -15,8 +15,7 @@ from paiju.core.protocol import play_game
 from paiju.yuxi.agents import REGISTRY
 from paiju.yuxi.audit import AuditReport, Violation, load_report, replay_violation, run_audit
 from paiju.yuxi.balance import run_balance
-from paiju.yuxi.cards import load_card_table
-from paiju.yuxi.encoding import table_fingerprint
+from paiju.yuxi.cards import load_card_table, table_fingerprint
 from paiju.yuxi.game import YuxiConfig, YuxiGame
 
 DATA = Path(__file__).parents[2] / "src" / "paiju" / "yuxi" / "data"

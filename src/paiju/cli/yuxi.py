@@ -124,7 +124,7 @@ def play(
     from paiju.core.protocol import PlayedGame, State
     from paiju.core.rng import as_generator, derive_seed
     from paiju.yuxi.agents import REGISTRY
-    from paiju.yuxi.encoding import table_fingerprint
+    from paiju.yuxi.cards import table_fingerprint
     from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
     from paiju.yuxi.render import board_table
 

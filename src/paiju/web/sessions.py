@@ -848,7 +848,7 @@ class YuxiSession(IntActionSession["YuxiState"]):
     def record_row(self, game_index: int, run_id: str) -> dict[str, Any]:
         """The shared record row, its ``extra`` also naming the card table's hash (the
         identity of the table the moves mean something on)."""
-        from paiju.yuxi.encoding import table_fingerprint
+        from paiju.yuxi.cards import table_fingerprint
 
         row = super().record_row(game_index, run_id)
         extra = json.loads(row["extra"])
@@ -871,8 +871,8 @@ class YuxiSession(IntActionSession["YuxiState"]):
         return self.game.table.card(cid).summary()
 
     def view(self) -> dict[str, Any]:
+        from paiju.yuxi.cards import table_fingerprint
         from paiju.yuxi.effects import WEATHER_NAMES
-        from paiju.yuxi.encoding import table_fingerprint
 
         st: Any = self.state
         obs = st.observation(self.human)

@@ -30,8 +30,8 @@ from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
 from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
 from paiju.yuxi.board import BOARDS
+from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.effects import EffectFn
-from paiju.yuxi.encoding import table_fingerprint
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
 from paiju.yuxi.invariants import InvariantViolation
 
@@ -55,7 +55,7 @@ class Violation:
     cards_file: str | None = None
     decks_file: str | None = None
     table_hash: str = ""
-    """:func:`paiju.yuxi.encoding.table_fingerprint` of the card table the game was played
+    """:func:`paiju.yuxi.cards.table_fingerprint` of the card table the game was played
     with ("" in reports older than card files): a replay on another table is refused."""
 
     def config(self) -> YuxiConfig:

@@ -100,7 +100,7 @@ class BalanceReport:
     bonus (see :data:`BONUS_OPTIONS`); exact for agents that ignore the bonus (greedy)."""
     records: list[GameRecord] = field(repr=False, default_factory=list)
     table_hash: str = ""
-    """:func:`paiju.yuxi.encoding.table_fingerprint` of the card table the games used."""
+    """:func:`paiju.yuxi.cards.table_fingerprint` of the card table the games used."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -317,7 +317,7 @@ def run_balance(
     of games is appended there, and rerunning with the same arguments resumes. ``cards_file``
     / ``decks_file``: a designer's card and deck tables instead of the shipped ones; the
     report and the journal carry the table's hash."""
-    from paiju.yuxi.encoding import table_fingerprint
+    from paiju.yuxi.cards import table_fingerprint
 
     cfile = None if cards_file is None else str(cards_file)
     dfile = None if decks_file is None else str(decks_file)

@@ -14,6 +14,8 @@ a deliberately buggy effect and check that the invariant checker catches it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -666,3 +668,17 @@ def static_value(card: Card) -> float:
 
 
 Override = Callable[..., None]
+
+
+def table_fingerprint(table: CardTable) -> str:
+    """A short hash of the card table and decks (every printed field and effect line): the table
+    a record, report, journal or network was made with; another table is refused (a network's
+    inputs and heads, a replay's moves, would mean other cards)."""
+    cards = [
+        {**c.summary(), "effects": [[e.trigger, e.effect, dict(e.params)] for e in c.effects]}
+        for c in table.cards
+        if c is not None
+    ]
+    decks = {k: dict(d.cards) for k, d in sorted(table.decks.items())}
+    blob = json.dumps([cards, decks], sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(blob).hexdigest()[:16]

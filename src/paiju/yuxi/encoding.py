@@ -31,8 +31,6 @@ network is tied to the table it was built for).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,20 +56,6 @@ COUNT_SCALE = 4.0
 TURN_SCALE = 40.0
 N_SCALARS = 19
 """Scalars in the vector after the card counts (purses, scores, ..., the die)."""
-
-
-def table_fingerprint(table: CardTable) -> str:
-    """A short hash of the card table and decks (every printed field and effect line): a
-    network trained on one table is refused on another (its inputs and heads would mean other
-    cards)."""
-    cards = [
-        {**c.summary(), "effects": [[e.trigger, e.effect, dict(e.params)] for e in c.effects]}
-        for c in table.cards
-        if c is not None
-    ]
-    decks = {k: dict(d.cards) for k, d in sorted(table.decks.items())}
-    blob = json.dumps([cards, decks], sort_keys=True, ensure_ascii=False).encode("utf-8")
-    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 class YuxiEncoder:

@@ -65,6 +65,7 @@ from paiju.yuxi.cards import (
     card_table_from_text,
     load_card_table,
     max_voids_per_card,
+    table_fingerprint,
 )
 from paiju.yuxi.effects import (
     EFFECTS,
@@ -102,7 +103,7 @@ class YuxiConfig:
     hand card for one of 2 (4 when one hand card is left) deck cards. ``cards_file`` /
     ``decks_file``: a designer's own TOML tables instead of the shipped ones; ``cards_toml`` /
     ``decks_toml``: the same given as TOML text (the web app's way: a client names no server
-    file). A table's identity is its hash, :func:`paiju.yuxi.encoding.table_fingerprint`.
+    file). A table's identity is its hash, :func:`paiju.yuxi.cards.table_fingerprint`.
     """
 
     board: str = "4x4"
@@ -231,6 +232,19 @@ class YuxiGame:
             return traced
 
         return {name: wrap(name, overrides.get(name, spec.fn)) for name, spec in EFFECTS.items()}
+
+    def record_fields(self, state: YuxiState, history: Sequence[Any]) -> dict[str, Any]:
+        """Game-specific record columns (``paiju.core.records``): the final scores, and in
+        ``extra`` the board, the decks and the card table's hash, so a record made with one
+        card table is never replayed or compared as if it were another's."""
+        a, b = state.final_scores()
+        return {
+            "scoring_rule": "returns",
+            "extra": {
+                "board": self.config.board, "decks": list(self.config.decks),
+                "final_scores": [a, b], "table_hash": table_fingerprint(self.table),
+            },
+        }
 
     # ---- protocol ----------------------------------------------------------------------------
     def new_initial_state(self) -> YuxiState:

@@ -22,7 +22,8 @@ from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
 from paiju.yuxi.agents.greedy import game_for
-from paiju.yuxi.encoding import YuxiEncoder, table_fingerprint
+from paiju.yuxi.cards import table_fingerprint
+from paiju.yuxi.encoding import YuxiEncoder
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiObservation
 from paiju.yuxi.phases import PH_SWAP
 
