@@ -24,8 +24,8 @@ from paiju.core.errors import PaijuError
 # start-up, so `run` builds only the sub-app the command line names (`paiju ddz moves ...`
 # builds `ddz`), and everything for `paiju --help` or a name it does not know.
 GROUPS: dict[str, tuple[str, str]] = {
-    "ddz": ("paiju.cli.ddz", "Dou Dizhu: moves, deals, games, hand splitting, self-play."),
-    "mahjong": ("paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, games, arena."),
+    "ddz": ("paiju.cli.ddz", "Dou Dizhu: moves, deals, games, hand splitting, self-play, the tagger."),
+    "mahjong": ("paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, arena."),
     "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance."),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
