@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from ddz_positions import random_positions
 
 from paiju.core.arena import run_arena
 from paiju.core.errors import ConfigError
@@ -19,24 +20,8 @@ from paiju.doudizhu.movegen import generate
 from paiju.doudizhu.moves import key_of
 
 
-def _random_positions(n: int, seed: int) -> list[DouDizhuState]:
-    game = DouDizhuGame()
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        state = game.new_state_from_deal(game.new_initial_state().sample_chance(rng))
-        for _ in range(int(rng.integers(0, 30))):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply(legal[int(rng.integers(len(legal)))])
-        if not state.is_terminal() and len(state.legal_actions()) > 1:
-            out.append(state)
-    return out
-
-
 def test_candidates_start_with_the_rule_choice_and_are_legal() -> None:
-    for state in _random_positions(40, 1):
+    for state in random_positions(40, 1):
         seat = state.current_player()
         obs = state.observation(seat)
         legal = state.legal_actions()
@@ -67,7 +52,7 @@ def test_budget_is_rollouts_per_decision_and_time_caps_it(monkeypatch: pytest.Mo
         return real(state, strict)
 
     monkeypatch.setattr(search_module, "rollout", counting)
-    state = next(s for s in _random_positions(30, 2) if s.to_beat is None)
+    state = next(s for s in random_positions(30, 2) if s.to_beat is None)
     obs, legal = state.observation(state.current_player()), state.legal_actions()
     agent = SearchAgent(seed=0, budget=40, width=4)
     n_cands = len(candidate_moves(Situation.from_observation(obs), legal, 4))
@@ -82,7 +67,7 @@ def test_budget_is_rollouts_per_decision_and_time_caps_it(monkeypatch: pytest.Mo
 def test_rollout_finishes_the_game_and_matches_the_rule_policy_on_full_information() -> None:
     """A rollout is the rule policy (groups scoring) in every seat: replaying its moves one
     by one through rule_move on the same state gives the same game."""
-    for state in _random_positions(10, 3):
+    for state in random_positions(10, 3):
         world = state.clone()
         returns = rollout(world, strict=False)
         assert world.is_terminal() and returns == world.returns()
@@ -103,7 +88,7 @@ def test_rollout_finishes_the_game_and_matches_the_rule_policy_on_full_informati
 
 def test_search_plays_the_finishing_move_without_searching(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search_module, "rollout", lambda *a: pytest.fail("no rollout needed"))
-    state = next(s for s in _random_positions(30, 4) if s.to_beat is None)
+    state = next(s for s in random_positions(30, 4) if s.to_beat is None)
     seat = state.current_player()
     sizes = list(state.observation(seat).hand_sizes)
     sizes[seat] = 6

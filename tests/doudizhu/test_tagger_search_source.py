@@ -2,36 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from ddz_positions import random_positions
 
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.doudizhu.agents import REGISTRY
 from paiju.doudizhu.agents.rule import Situation, rule_move
 from paiju.doudizhu.agents.search import SearchAgent, candidate_moves
-from paiju.doudizhu.game import DouDizhuGame, DouDizhuState, GameRecord
-
-
-def _positions(n: int, seed: int) -> list[DouDizhuState]:
-    game = DouDizhuGame()
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        state = game.new_state_from_deal(game.new_initial_state().sample_chance(rng))
-        for _ in range(int(rng.integers(0, 30))):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply(legal[int(rng.integers(len(legal)))])
-        if not state.is_terminal() and len(state.legal_actions()) > 1:
-            out.append(state)
-    return out
+from paiju.doudizhu.game import DouDizhuGame, GameRecord
 
 
 def test_lead_candidates_are_every_legal_move_following_unchanged() -> None:
     leads = follows = wider = 0
-    for state in _positions(60, 3):
+    for state in random_positions(60, 3):
         obs = state.observation(state.current_player())
         legal = state.legal_actions()
         default = candidate_moves(Situation.from_observation(obs), legal, 6)

@@ -258,7 +258,7 @@ def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:
     import random
 
     from paiju.mahjong.agents._hand import distance
-    from paiju.mahjong.agents.value import draw_outcomes, near_kinds
+    from paiju.mahjong.agents.value import near_kinds
     from paiju.mahjong.shanten import shanten_tables
 
     rng = random.Random(14)
@@ -269,7 +269,7 @@ def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:
         for k in rng.sample([k for k in range(34) for _ in range(4)], n):
             hand[k] += 1
         d0 = distance(hand)
-        full = draw_outcomes(tables, suit_indices(hand), n // 3)
+        full = tables.distances_after_draw(suit_indices(hand), n // 3)
         near = set(near_kinds(hand))
         for t in range(34):
             if hand[t] < 4:

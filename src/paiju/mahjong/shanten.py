@@ -36,7 +36,7 @@ import re
 import sys
 import threading
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import mul
 from pathlib import Path
@@ -407,6 +407,41 @@ class ShantenTables:
         if d is None:
             d = self.final(mps, z, sets)
         return d
+
+    def distances_after_draw(
+        self, index: Sequence[int], sets: int, kinds: Iterable[int] = range(NUM_KINDS)
+    ) -> list[int]:
+        """Distance (shanten + 1) after drawing each of ``kinds`` into the hand at ``index``: a
+        search's chance node. One entry per kind of the 34 (kinds not asked for, and kinds held
+        four times, get 99). The three suits a draw leaves alone are combined once, so each
+        kind costs a few dict probes."""
+        sid, hid, pc, fc = self.suit_ids, self.honour_ids, self.pair_cache, self.final_cache
+        rows = [sid[index[0]], sid[index[1]], sid[index[2]], hid[index[3]]]
+        other = (self.pair(rows[1], rows[2]), self.pair(rows[0], rows[2]), self.pair(rows[0], rows[1]))
+        numbered = self.pair(other[2], rows[2])
+        z_key = (rows[3] << 4) | sets
+        out = [99] * NUM_KINDS
+        for t in kinds:
+            suit = KIND_SUIT[t]
+            step = KIND_STEP[t]
+            if (index[suit] // step) % 5 >= 4:
+                continue
+            if suit < 3:
+                r = sid[index[suit] + step]
+                o = other[suit]
+                n_id = pc.get((r << 20) | o)
+                if n_id is None:
+                    n_id = self.pair(r, o)
+                d = fc.get((n_id << 24) | z_key)
+                if d is None:
+                    d = self.final(n_id, rows[3], sets)
+            else:
+                z = hid[index[3] + step]
+                d = fc.get((numbered << 24) | (z << 4) | sets)
+                if d is None:
+                    d = self.final(numbered, z, sets)
+            out[t] = d
+        return out
 
 
     def distance_at(self, index: Sequence[int], sets: int) -> int:

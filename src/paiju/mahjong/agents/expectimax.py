@@ -340,12 +340,7 @@ class ExpectimaxSearch:
         last = layer + 1 >= self.depth
         sets = self.ctx.sets
         t_ = self._tables
-        sid, hid, pc, fc = t_.suit_ids, t_.honour_ids, t_.pair_cache, t_.final_cache
-        rows = [sid[index[0]], sid[index[1]], sid[index[2]], hid[index[3]]]
-        # the part of the hand that a draw in each suit leaves alone, combined once
-        other = (t_.pair(rows[1], rows[2]), t_.pair(rows[0], rows[2]), t_.pair(rows[0], rows[1]))
-        numbered = t_.pair(other[2], rows[2])
-        z_key = (rows[3] << 4) | sets
+        outcomes = t_.distances_after_draw(index, sets, [t for t in range(NUM_KINDS) if unseen[t]])
         acc = 0.0
         leaf_tiles: list[int] = []
         leaf_shanten: list[int] = []
@@ -355,20 +350,7 @@ class ExpectimaxSearch:
             if not u:
                 continue
             suit = KIND_SUIT[t]
-            if suit < 3:
-                r = sid[index[suit] + KIND_STEP[t]]
-                o = other[suit]
-                n_id = pc.get((r << 20) | o)
-                if n_id is None:
-                    n_id = t_.pair(r, o)
-                d = fc.get((n_id << 24) | z_key)
-                if d is None:
-                    d = t_.final(n_id, rows[3], sets)
-            else:
-                z = hid[index[3] + KIND_STEP[t]]
-                d = fc.get((numbered << 24) | (z << 4) | sets)
-                if d is None:
-                    d = t_.final(numbered, z, sets)
+            d = outcomes[t]
             if d == 0:
                 c[t] += 1
                 acc += u * self._win(c, t)

@@ -86,7 +86,7 @@ from paiju.mahjong.game import (
     MahjongObservation,
 )
 from paiju.mahjong.scoring import WinContext, payment_amount, score_win
-from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, ShantenTables, shanten_tables, suit_indices
+from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
 
 PRUNE_MODES = ("tiles", "kinds")
@@ -149,44 +149,6 @@ def near_kinds(hand: Sequence[int], index: Sequence[int] | None = None) -> list[
                 )
             cache[idx[suit]] = kinds
         out.extend(kinds)
-    return out
-
-
-def draw_outcomes(
-    t_: ShantenTables, index: Sequence[int], sets: int, kinds: Sequence[int] = range(NUM_KINDS)
-) -> list[int]:
-    """Distance (shanten + 1) after drawing each of ``kinds`` into the hand at ``index``.
-
-    One entry per kind of the 34 (kinds not asked for, and kinds held four times, get 99).
-    The three suits a draw leaves alone are combined once (as the search's chance node
-    does), so each kind costs a few dict probes.
-    """
-    sid, hid, pc, fc = t_.suit_ids, t_.honour_ids, t_.pair_cache, t_.final_cache
-    rows = [sid[index[0]], sid[index[1]], sid[index[2]], hid[index[3]]]
-    other = (t_.pair(rows[1], rows[2]), t_.pair(rows[0], rows[2]), t_.pair(rows[0], rows[1]))
-    numbered = t_.pair(other[2], rows[2])
-    z_key = (rows[3] << 4) | sets
-    out = [99] * NUM_KINDS
-    for t in kinds:
-        suit = KIND_SUIT[t]
-        step = KIND_STEP[t]
-        if (index[suit] // step) % 5 >= 4:
-            continue
-        if suit < 3:
-            r = sid[index[suit] + step]
-            o = other[suit]
-            n_id = pc.get((r << 20) | o)
-            if n_id is None:
-                n_id = t_.pair(r, o)
-            d = fc.get((n_id << 24) | z_key)
-            if d is None:
-                d = t_.final(n_id, rows[3], sets)
-        else:
-            z = hid[index[3] + step]
-            d = fc.get((numbered << 24) | (z << 4) | sets)
-            if d is None:
-                d = t_.final(numbered, z, sets)
-        out[t] = d
     return out
 
 
@@ -327,29 +289,38 @@ class HandValueEvaluator:
         n = min(leaf.draws_left, self.max_draws)
         if not live or total <= 0 or n <= 0:
             return 0.0
+        p_draw, p_ron, keep, cont = self._ready_race(live, total)
+        per_round = keep * (p_ron * v_ron / live + (1 - p_ron) * p_draw * v_self / live)
+        return per_round * (1 - cont**n) / (1 - cont)
+
+    def _ready_race(self, live: int, total: int) -> tuple[float, float, float, float]:
+        """A ready hand's chances per go-around with ``live`` winning tiles among ``total`` unseen:
+        (self-draw, a win on one of the three others' discards, nobody else ends the hand, the
+        hand goes on undecided)."""
         p_draw = live / total
         p_ron = 1 - (1 - min(1.0, self.ron_rate * p_draw)) ** (NUM_PLAYERS - 1)
         keep = 1 - self.rival
-        per_round = keep * (p_ron * v_ron / live + (1 - p_ron) * p_draw * v_self / live)
-        cont = keep * (1 - p_ron) * (1 - p_draw)
-        return per_round * (1 - cont**n) / (1 - cont)
+        return p_draw, p_ron, keep, keep * (1 - p_ron) * (1 - p_draw)
+
+    def _new_decision(self, observation: MahjongObservation) -> None:
+        """The memos hold for one decision (one observation): clear them for another."""
+        if id(observation) != self._obs_key:
+            self._wins.clear()
+            self._payments.clear()
+            self._obs_key = id(observation)
 
     def win_probability(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
         """P(win before the hand ends) of each leaf: the factor of :meth:`evaluate` without the
         payment (a ready hand's waits that score below ``min_tai`` do not count), for advice."""
-        if id(observation) != self._obs_key:  # the memos hold for one decision
-            self._wins.clear()
-            self._payments.clear()
-            self._obs_key = id(observation)
+        self._new_decision(observation)
         t_ = shanten_tables()
         out = np.zeros(len(leaves))
         far: list[tuple[int, float, int, int]] = []
-        keep = 1 - self.rival
         for i, leaf in enumerate(leaves):
             index = suit_indices(leaf.hand)
             sets = sum(leaf.hand) // 3
             d0 = t_.distance_at(index, sets)
-            outcomes = draw_outcomes(t_, index, sets, near_kinds(leaf.hand, index))
+            outcomes = t_.distances_after_draw(index, sets, near_kinds(leaf.hand, index))
             total = sum(leaf.unseen)
             n = min(leaf.draws_left, self.max_draws)
             if d0 == 1:
@@ -359,9 +330,7 @@ class HandValueEvaluator:
                     and any(self.wait_values(observation, leaf.hand, leaf.melds, t))
                 )
                 if live and total > 0 and n > 0:
-                    p_draw = live / total
-                    p_ron = 1 - (1 - min(1.0, self.ron_rate * p_draw)) ** (NUM_PLAYERS - 1)
-                    cont = keep * (1 - p_ron) * (1 - p_draw)
+                    p_draw, p_ron, keep, cont = self._ready_race(live, total)
                     out[i] = keep * (p_ron + (1 - p_ron) * p_draw) * (1 - cont**n) / (1 - cont)
                 continue
             eff = sum(leaf.unseen[t] for t in range(NUM_KINDS) if outcomes[t] < d0)
@@ -389,10 +358,7 @@ class HandValueEvaluator:
 
     def evaluate(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
         self.calls += 1
-        if id(observation) != self._obs_key:  # the memos hold for one decision
-            self._wins.clear()
-            self._payments.clear()
-            self._obs_key = id(observation)
+        self._new_decision(observation)
         t_ = shanten_tables()
         out = np.zeros(len(leaves))
         far: list[tuple[int, float, int, int]] = []  # (leaf, first-step rate, shanten, draws)
@@ -403,7 +369,7 @@ class HandValueEvaluator:
             sets = sum(hand) // 3
             index = suit_indices(hand)
             d0 = t_.distance_at(index, sets)
-            outcomes = draw_outcomes(t_, index, sets, near_kinds(hand, index))
+            outcomes = t_.distances_after_draw(index, sets, near_kinds(hand, index))
             if d0 == 1:
                 out[i] = self.ready_value(observation, leaf, outcomes)
                 continue
@@ -618,7 +584,7 @@ class ValueSearch:
             return 0.0
         self.stats["chance"] += 1
         # kinds not near the hand cannot complete it (:func:`near_kinds`): they stay 99 here
-        outcomes = draw_outcomes(self._tables, index, ctx.sets, near_kinds(c, index))
+        outcomes = self._tables.distances_after_draw(index, ctx.sets, near_kinds(c, index))
         branches: list[tuple[int, _Expr]] = []
         for t in range(NUM_KINDS):
             u = unseen[t]
