@@ -108,7 +108,7 @@ def test_mahjong_hand_to_the_end_by_clicking(page: Any, live_server: Any) -> Non
         if page.locator("#legal button.win").count():
             page.click("#legal button.win")
         elif page.locator("#hand button.discard").count():
-            best = page.locator("#discard-table tr >> nth=1 >> .tile").text_content()
+            best = page.locator("#discard-table tr >> nth=1 >> .tile").get_attribute("data-tile")
             page.click(f"#hand button.discard[data-tile='{best}'] >> nth=0")
         else:
             page.click("#legal button.pass")

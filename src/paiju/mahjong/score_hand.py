@@ -432,12 +432,24 @@ def advise(
     ``depth``, every discard expanded (alpha 1) and without defence: the advice knows which
     tiles are gone, not who discarded them.
     """
-    from paiju.mahjong.agents.value import HandValueEvaluator, LeafState, ValueExpectimaxAgent
-    from paiju.mahjong.shanten import discard_options
-
     cfg = config or MahjongConfig()
     obs = advice_observation(hand, melds, seen=seen, left=left, seat_wind=seat_wind,
                              round_wind=round_wind, config=cfg)
+    return advise_position(obs, depth=depth)
+
+
+def advise_position(observation: Any, *, depth: int = 2) -> list[DiscardAdvice]:
+    """:func:`advise` for a player's own observation (a
+    :class:`~paiju.mahjong.game.MahjongObservation` with a discard due): what the web app's
+    hint shows for the seat at the table, by the same search as :func:`advise`."""
+    from paiju.mahjong.agents.value import HandValueEvaluator, LeafState, ValueExpectimaxAgent
+    from paiju.mahjong.shanten import discard_options
+
+    obs = observation
+    if sum(obs.hand) % 3 != 2:
+        raise IllegalMoveError(
+            f"advice is for a hand whose discard is due, not {sum(obs.hand)} concealed tiles"
+        )
     evaluator = HandValueEvaluator()
     agent = ValueExpectimaxAgent(depth=depth, alpha=1.0, defence=False, leaf_evaluator=evaluator)
     values = agent.discard_values(obs)
@@ -445,7 +457,7 @@ def advise(
     options = {o.discard: o for o in discard_options(list(obs.hand), unseen)}
     from paiju.mahjong.agents._hand import draws_left
 
-    own = tuple(obs.melds[0])
+    own = tuple(obs.melds[obs.player])
     kinds = sorted(values)
     leaves = []
     for k in kinds:

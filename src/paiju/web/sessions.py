@@ -658,11 +658,23 @@ class MahjongSession(IntActionSession["MahjongState"]):
     kind = "mahjong"
     fallback_spec = "greedy"
 
+    ADVICE_TOP = 5
+    """Most candidate discards the Expectimax hint lists."""
+    ADVICE_DEPTH = 2
+    """Deepest hint search: depth 2 took a median 0.37 s on the 2-core VM (docs/web.md); depth 3
+    takes tens of seconds (``paiju mahjong advise --help``), past the analysis time limit."""
+
+    def __init__(self, game_id: str, params: dict[str, Any], seed: int) -> None:
+        self._advice: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        """The latest Expectimax hint by (ply, depth): asking twice costs one search."""
+        super().__init__(game_id, params, seed)
+
     @classmethod
     def build_game(cls, params: dict[str, Any]) -> MahjongGame:
         from paiju.mahjong.game import MahjongGame
 
-        return MahjongGame(mode="hand")
+        # the flowers are the one rule a player may turn on here (older games have no key: off)
+        return MahjongGame(mode="hand", flowers=bool(params.get("flowers", False)))
 
     move_example = "'5m', 'pung', 'chow 345m', 'pass'"
 
@@ -692,7 +704,7 @@ class MahjongSession(IntActionSession["MahjongState"]):
 
     def view(self) -> dict[str, Any]:
         from paiju.mahjong.game import Phase
-        from paiju.mahjong.tiles import tile_name
+        from paiju.mahjong.tiles import flower_name, tile_name
 
         st: Any = self.state
         obs = st.observation(self.human)
@@ -709,6 +721,9 @@ class MahjongSession(IntActionSession["MahjongState"]):
             hand=hand,
             drawn=tile_name(obs.drawn) if obs.drawn >= 0 else None,
             melds=[[str(m) if m.tile >= 0 else "concealed kong (face down)" for m in ms] for ms in obs.melds],
+            meld_tiles=[[_mj_meld(m) for m in ms] for ms in obs.melds],
+            flowers=[[flower_name(f) for f in fs] for fs in obs.flowers],
+            rules={"flowers": self.game.config.flowers},
             rivers=[
                 [{"tile": tile_name(k), "claimed": by >= 0} for k, by in river] for river in obs.discards
             ],
@@ -754,6 +769,43 @@ class MahjongSession(IntActionSession["MahjongState"]):
                 for o in discard_options(counts, unseen)[:6]
             ]
         return out
+
+    def advice_position(self) -> tuple[int, Any]:
+        """(ply, the human's observation) while the human has a discard due: what the
+        Expectimax hint (:meth:`advice`) is computed from, taken under the game's lock."""
+        from paiju.mahjong.game import Phase
+
+        obs: Any = self.state.observation(self.human)
+        if not self.human_to_move() or obs.phase != Phase.TURN or sum(obs.hand) % 3 != 2:
+            now = "the hand is over" if self.over else "it is not your turn to discard"
+            raise IllegalMoveError(f"the Expectimax hint is for your turn with a discard due; {now}")
+        return self.ply, obs
+
+    def advice(self, ply: int, observation: Any, depth: int) -> list[dict[str, Any]]:
+        """Every distinct discard with its Expectimax value, effective tiles and win probability,
+        best first: :func:`paiju.mahjong.score_hand.advise_position` (the ``paiju mahjong
+        advise`` search) on the human's own observation. Runs outside the game's lock."""
+        from paiju.mahjong.score_hand import advise_position
+        from paiju.mahjong.tiles import Tile
+
+        key = (ply, depth)
+        rows = self._advice.get(key)
+        if rows is None:
+            rows = [
+                {**a.as_dict(), "face": Tile(a.discard).chinese}
+                for a in advise_position(observation, depth=depth)
+            ]
+            self._advice = {key: rows}  # only the latest position is worth keeping
+        return rows
+
+
+def _mj_meld(m: Any) -> dict[str, Any]:
+    """A meld for the page: what it is and its tiles (none for another's face-down kong)."""
+    from paiju.mahjong.tiles import tile_name
+
+    if m.tile < 0:
+        return {"label": "concealed kong", "tiles": []}
+    return {"label": str(m).rsplit(" ", 1)[0], "tiles": [tile_name(k) for k in m.kinds()]}
 
 
 def _mj_kind(a: int) -> str:

@@ -33,12 +33,75 @@ def distance(counts: Sequence[int]) -> int:
     return shanten_tables().distance(counts, sum(counts) // 3)
 
 
-def effective_total(counts: Sequence[int], unseen: Sequence[int], index: list[int] | None = None) -> int:
+LIGU_TILES = 17
+"""嚦咕嚦咕 is a hand of 17 concealed tiles: seven pairs and one pung (docs/mahjong-rules.md §9.2)."""
+
+
+def ligu_distance(counts: Sequence[int]) -> int:
+    """Shanten + 1 of a concealed hand of 16 or 17 tiles toward 嚦咕嚦咕 (seven pairs + one pung,
+    four of a kind counting as two pairs), in the unit of :func:`distance`: 0 = complete.
+
+    The distance is 17 minus the most tiles the hand shares with a 嚦咕嚦咕 hand. The pung
+    kind keeps up to 3 of its tiles; every other kind offers "pair units" of two tiles (a
+    second unit only for four of a kind), a unit keeping ``min(2, count)`` tiles, a second one
+    ``count - 2``. Gains are 2 or 1, so the best seven units are the 2-gains first: a closed
+    form over the four kinds of pung choice (a kind held 1..4 times, or a new kind).
+    Like the shanten tables it ignores which tiles are still live.
+    """
+    held = [0, 0, 0, 0, 0]  # kinds held 0..4 times (only 1..4 are read)
+    for c in counts:
+        if c:
+            held[c] += 1
+    twos = held[2] + held[3] + 2 * held[4]  # units keeping two tiles
+    ones = held[1] + held[3]  # units keeping one tile (a single, the third of a triple)
+
+    def best(pung_kept: int, twos_: int, ones_: int) -> int:
+        t = min(7, twos_)
+        return pung_kept + 2 * t + min(7 - t, ones_)
+
+    kept = best(0, twos, ones)  # the pung from a kind not held
+    if held[1]:
+        kept = max(kept, best(1, twos, ones - 1))
+    if held[2]:
+        kept = max(kept, best(2, twos - 1, ones))
+    if held[3]:
+        kept = max(kept, best(3, twos - 1, ones - 1))
+    if held[4]:
+        kept = max(kept, best(3, twos - 2, ones))
+    return LIGU_TILES - kept
+
+
+def plays_ligu(obs: MahjongObservation) -> bool:
+    """Whether 嚦咕嚦咕 can still be this player's win: the game's rule is on and he has no meld
+    (the rule comes from the game, which the observation carries)."""
+    return obs.config.ligu and not obs.melds[obs.player]
+
+
+def hand_distance(counts: Sequence[int], ligu: bool = False) -> int:
+    """:func:`distance` toward any winning shape: with ``ligu`` (:func:`plays_ligu`) also
+    嚦咕嚦咕, whichever is nearer. ``ligu`` False is exactly :func:`distance`."""
+    d = distance(counts)
+    if ligu and sum(counts) >= LIGU_TILES - 1:
+        d = min(d, ligu_distance(counts))
+    return d
+
+
+def is_complete_hand(counts: Sequence[int], ligu: bool = False) -> bool:
+    """The agents' win check: 5 sets + a pair, or with ``ligu`` also 嚦咕嚦咕 (17 tiles)."""
+    return hand_distance(counts, ligu) == 0
+
+
+def effective_total(
+    counts: Sequence[int], unseen: Sequence[int], index: list[int] | None = None, ligu: bool = False
+) -> int:
     """Unseen copies of the kinds whose draw lowers the shanten of a 3k+1 hand.
 
     ``index`` (the hand's :func:`~paiju.mahjong.shanten.suit_indices`, left unchanged) saves
-    recomputing it when the caller already has it.
+    recomputing it when the caller already has it. With ``ligu`` the shanten is toward either
+    shape (:func:`hand_distance`).
     """
+    if ligu:
+        return _effective_total_ligu(counts, unseen)
     t = shanten_tables()
     sets = sum(counts) // 3
     idx = suit_indices(counts) if index is None else index
@@ -51,6 +114,20 @@ def effective_total(counts: Sequence[int], unseen: Sequence[int], index: list[in
             if t.distance_at(idx, sets) < d:
                 total += unseen[k]
             idx[suit] -= step
+    return total
+
+
+def _effective_total_ligu(counts: Sequence[int], unseen: Sequence[int]) -> int:
+    """:func:`effective_total` toward either 5 sets + a pair or 嚦咕嚦咕."""
+    c = list(counts)
+    d = hand_distance(c, True)
+    total = 0
+    for k in range(NUM_KINDS):
+        if unseen[k] and c[k] < 4:
+            c[k] += 1
+            if hand_distance(c, True) < d:
+                total += unseen[k]
+            c[k] -= 1
     return total
 
 

@@ -16,6 +16,11 @@ Rules, in order (all from the agent's own observation):
 5. **Claims** (pung, chow, exposed kong): pung / chow only when the best discard after the
    claim lowers the shanten; an exposed kong when removing the three tiles does not raise it.
    Otherwise pass. Tai (e.g. losing 門清) are not weighed: the greedy agent only races.
+
+Under the 嚦咕嚦咕 rule (``config.ligu``, docs/mahjong-rules.md §9.2) a player without melds
+counts his shanten toward the nearer of the two winning shapes
+(:func:`~paiju.mahjong.agents._hand.hand_distance`), so he keeps a hand of pairs together and
+waits on its 嚦咕嚦咕 tiles; a claim or a kong (a meld) leaves only 5 sets + a pair.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ from paiju.mahjong.agents._hand import (
     danger,
     distance,
     effective_total,
+    hand_distance,
+    ligu_distance,
+    plays_ligu,
     threats,
 )
 from paiju.mahjong.game import (
@@ -49,8 +57,12 @@ from paiju.mahjong.tiles import NUM_KINDS
 def rank_discards(
     hand: Sequence[int], unseen: Sequence[int], obs: MahjongObservation | None = None, *, defence: bool = True
 ) -> list[tuple[int, int, int, float]]:
-    """Every distinct discard as (kind, shanten after, effective tiles after, danger), best first."""
+    """Every distinct discard as (kind, shanten after, effective tiles after, danger), best first.
+
+    The shanten is toward 嚦咕嚦咕 too when ``obs`` says the rule is on and the player has no
+    meld (:func:`~paiju.mahjong.agents._hand.plays_ligu`)."""
     counts = list(hand)
+    ligu = obs is not None and plays_ligu(obs)
     threat_seats = threats(obs) if (obs is not None and defence) else []
     t = shanten_tables()
     sets = (sum(counts) - 1) // 3
@@ -62,7 +74,9 @@ def rank_discards(
             counts[k] -= 1
             index[suit] -= step
             sh = t.distance_at(index, sets) - 1
-            eff = effective_total(counts, unseen, index)
+            if ligu:
+                sh = min(sh, ligu_distance(counts) - 1)
+            eff = effective_total(counts, unseen, index, ligu)
             index[suit] += step
             counts[k] += 1
             risk = danger(k, obs, unseen, threat_seats) if obs is not None else 0.0
@@ -89,7 +103,9 @@ class GreedyAgent:
     def _turn(self, obs: MahjongObservation, legal: list[int]) -> int:
         hand = list(obs.hand)
         unseen = obs.unseen_counts()
-        best = distance(hand)  # distance of a 3k+2 hand = that after its best discard
+        # distance of a 3k+2 hand = that after its best discard; a kong is a meld, so the
+        # hand after one can only be 5 sets + a pair (plain distance)
+        best = hand_distance(hand, plays_ligu(obs))
         for a in legal:
             if CONCEALED_KONG <= a < ADDED_KONG:
                 k = a - CONCEALED_KONG
@@ -112,7 +128,7 @@ class GreedyAgent:
 
     def _claim(self, obs: MahjongObservation, legal: list[int]) -> int:
         hand = obs.hand
-        now = distance(hand)  # 3k+1 hand
+        now = hand_distance(hand, plays_ligu(obs))  # 3k+1 hand; a claim leaves 5 sets + a pair only
         unseen = obs.unseen_counts()
         best: tuple[int, int] | None = None
         choice = PASS

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from paiju.core.errors import InvalidNotationError, NotFoundError, PaijuError
 from paiju.web.errors import blame, blamed
 from paiju.web.limits import MAX_INDEX
-from paiju.web.sessions import MAX_SEED, SESSION_KINDS, GameSession
+from paiju.web.sessions import MAX_SEED, SESSION_KINDS, GameSession, MahjongSession
 from paiju.web.state import Web, WebState
 from paiju.yuxi.cards import MAX_TABLE_TEXT
 
@@ -57,6 +57,7 @@ class NewMahjong(_Body):
         max_length=3,
         description="the three AIs, in seat order of the seats you do not take",
     )
+    flowers: bool = Field(False, description="play the 8 flowers (docs/mahjong-rules.md §9.1)")
     seed: Seed = None
 
 
@@ -144,7 +145,10 @@ async def new_doudizhu(web: Web, request: Request, body: NewDouDizhu) -> dict[st
 async def new_mahjong(web: Web, request: Request, body: NewMahjong) -> dict[str, Any]:
     agents: list[str | None] = list(body.agents)
     agents.insert(body.seat, None)
-    return await start(web, request, "mahjong", {"seat": body.seat, "agents": agents}, body.seed)
+    params: dict[str, Any] = {"seat": body.seat, "agents": agents}
+    if body.flowers:  # stored only when on: games started before the option replay unchanged
+        params["flowers"] = True
+    return await start(web, request, "mahjong", params, body.seed)
 
 
 @router.post("/api/games/yuxi", status_code=201)
@@ -195,6 +199,31 @@ async def get_hint(web: Web, request: Request, game_id: str) -> dict[str, Any]:
     async with web.lock(game_id):
         game = await load(web, request, game_id)
         return await run_in_threadpool(game.hint)
+
+
+@router.get("/api/games/{game_id}/advice")
+async def get_advice(
+    web: Web,
+    request: Request,
+    game_id: str,
+    top: int = Query(MahjongSession.ADVICE_TOP, ge=1, le=MahjongSession.ADVICE_TOP,
+                     description="candidate discards to list, best first"),
+    depth: int = Query(MahjongSession.ADVICE_DEPTH, ge=1, le=MahjongSession.ADVICE_DEPTH,
+                       description="Expectimax discard layers"),
+) -> dict[str, Any]:
+    """Mahjong: the Expectimax values of the best discards of your hand (as ``paiju mahjong
+    advise``), on your turn with a discard due. Runs as an analysis: bounded in number and
+    time (a 503 past the analysis time limit)."""
+    async with web.lock(game_id):
+        game = await load(web, request, game_id)
+        if not isinstance(game, MahjongSession):
+            why = f"game {game_id!r} is {game.kind}: the Expectimax hint is for mahjong"
+            raise blamed(NotFoundError(why), "path.game_id")
+        ply, observation = game.advice_position()
+    # the search runs outside the game's lock (a move need not wait for it); the answer names
+    # the ply it is for, so a page that has moved on can drop it
+    rows = await web.analyses.run(request, "the Expectimax hint", game.advice, ply, observation, depth)
+    return {"ply": ply, "depth": depth, "best": rows[0]["discard"], "discards": rows[:top]}
 
 
 @router.post("/api/games/{game_id}/move")
