@@ -140,6 +140,14 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "balance", "--out-dir", "{under_file}"], 2, "cannot create folder"),
     (["yuxi", "balance", "--agents", "greedy"], 2, "expected 2 agents"),
     (["yuxi", "balance", "--agents", "greedy,mcts:c=1000"], 2, "above the maximum 100"),
+    # --- yuxi train-az (issue 17) -------------------------------------------------------
+    (["yuxi", "train-az"], 2, "Missing option '--out'"),
+    (["yuxi", "train-az", "--out", "{file}"], 2, "is a file, not a folder"),
+    (["yuxi", "train-az", "--out", "{missing}", "--simulations", "0"], 2, "'--simulations'"),
+    (["yuxi", "train-az", "--out", "{missing}", "--boards", "5x5"], 2, "5x5"),
+    (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest"], 2, "give two deck keys"),
+    (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest,nope"], 2, "no deck 'nope'"),
+    (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),
     # --- yuxi cards --------------------------------------------------------------------
     (["yuxi", "cards", "--cards-file", "{missing}"], 2, "does not exist"),
     (["yuxi", "cards", "--decks-file", "{dir}"], 2, "is a folder, not a file"),

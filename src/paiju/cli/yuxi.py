@@ -505,3 +505,88 @@ def cards(
             c.text,
         )
     console.print(out)
+
+
+@app.command("train-az", cls=LimitsHelpCommand)
+def train_az(
+    out_dir: Annotated[
+        Path,
+        typer.Option(
+            "--out", parser=output_dir, help="Folder of the run: checkpoint, samples, model, metrics."
+        ),
+    ],
+    iterations: Annotated[
+        int, typer.Option("--iterations", min=1, max=100_000, help="Iterations to reach.")
+    ] = 40,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=10_000, help="Self-play games per iteration.")
+    ] = 32,
+    simulations: Annotated[
+        int, typer.Option("--simulations", min=1, max=5_000, help="Searches of self-play, per decision.")
+    ] = 64,
+    temperature_moves: Annotated[
+        int, typer.Option("--temperature-moves", min=0, max=1_000,
+                          help="Decisions of a game (both seats) played by sampling the visit counts.")
+    ] = 8,
+    boards: BoardsOpt = "3x3",
+    decks: Annotated[
+        str | None,
+        typer.Option(
+            "--decks", help="Two deck keys SEAT0,SEAT1 (one model per deck pair); default: drawn per game."
+        ),
+    ] = None,
+    die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
+    channels: Annotated[int, typer.Option("--channels", min=1, max=256, help="Conv channels.")] = 32,
+    blocks: Annotated[int, typer.Option("--blocks", min=0, max=20, help="Residual blocks.")] = 2,
+    hidden: Annotated[int, typer.Option("--hidden", min=1, max=2048, help="Penultimate layer width.")] = 256,
+    steps: Annotated[
+        int, typer.Option("--steps", min=1, max=100_000, help="Learner steps per iteration.")
+    ] = 60,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=8192, help="Minibatch size.")] = 256,
+    window: Annotated[
+        int, typer.Option("--window", min=1, max=1000, help="Iterations of samples replayed.")
+    ] = 6,
+    lr: Annotated[float, typer.Option("--lr", min=1e-6, max=1.0, help="Adam learning rate.")] = 1e-3,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the run in --out (same options).")
+    ] = False,
+    cards_file: CardsFileOpt = None,
+    decks_file: DecksFileOpt = None,
+) -> None:
+    """Train an AlphaZero model for yuxi by self-play (resumable; see docs/alphazero.md)."""
+    import shlex
+    import sys
+
+    from paiju.algorithms.alphazero.selfplay import SearchSettings
+    from paiju.algorithms.alphazero.train import TrainConfig, train
+    from paiju.yuxi.training import YuxiRooms
+
+    pair = None
+    if decks is not None:
+        names = _deck_pool(decks) or []
+        if len(names) != 2:
+            raise ConfigError(f"--decks {decks!r}: give two deck keys, SEAT0,SEAT1")
+        pair = (names[0], names[1])
+    rooms = YuxiRooms(boards=tuple(_boards(boards)), decks=pair, die_bonus=die,
+                      cards_file=_file(cards_file), decks_file=_file(decks_file))
+    config = TrainConfig(
+        seed=seed, iterations=iterations, games_per_iteration=games,
+        search=SearchSettings(simulations=simulations, temperature_moves=temperature_moves),
+        channels=channels, blocks=blocks, hidden=hidden, steps_per_iteration=steps, batch_size=batch_size,
+        window=window, lr=lr,
+    )
+
+    def report(row: dict[str, Any]) -> None:
+        console.print(
+            f"iteration {row['iteration'] + 1}/{iterations}: {row['samples']} samples, "
+            f"value loss {row['value_loss']:.3f}, policy loss {row['policy_loss']:.3f}, "
+            f"self-play {row['selfplay_s']:.0f} s, learning {row['learn_s']:.0f} s"
+        )
+
+    command = "paiju " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    train(config, rooms, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
+          meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()}, on_iteration=report)
+    console.print(f"model: {out_dir / 'model.pt'} (play it with az:model={out_dir / 'model.pt'})")

@@ -82,3 +82,14 @@ class GomokuEncoder(_GridEncoder):
 
     def _cells(self, history: Sequence[int]) -> Sequence[int]:
         return history
+
+
+def connect_four_setup(seed: int) -> tuple[ConnectFour, ConnectFourEncoder]:
+    """The AlphaZero training setup of connect four (every game the same room)."""
+    return ConnectFour(), ConnectFourEncoder()
+
+
+def gomoku_setup(seed: int) -> tuple[Gomoku, GomokuEncoder]:
+    """The AlphaZero training setup of gomoku of issue 17: 9×9, five in a row."""
+    game = Gomoku(rows=9, win_length=5)
+    return game, GomokuEncoder(game)

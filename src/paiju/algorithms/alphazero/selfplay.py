@@ -1,0 +1,226 @@
+"""AlphaZero self-play: games of a network against itself, searched, as training samples.
+
+Game-agnostic. A game reaches this module through a **setup**: a picklable callable
+``setup(seed) -> (game, encoder)`` (a ``functools.partial`` of a top-level function of the
+game's package), so that a room can be drawn per game (yuxi: the board and both decks) and
+so that worker processes can rebuild it. Each game is played through the one game loop
+(:func:`paiju.core.protocol.play_game`) by a :class:`SelfPlayAgent` seated at every seat.
+At each decision the agent
+
+* rebuilds a state from its own observation (``game.sample_state``: exact for perfect
+  information, a determinization otherwise, redrawn every simulation by the search),
+* searches with PUCT guided by the network (root Dirichlet noise, batched leaves),
+* stores a sample: the encoded input, the visit distribution over the legal moves as
+  policy-head index pairs, and the seat, whose final return becomes the value target,
+* plays a move drawn from the visit counts for its first ``temperature_moves`` decisions
+  of the game, the most visited move afterwards.
+
+Decisions that no policy head covers (yuxi's swap) are decided by the value head over
+their outcomes, as the talk does online, and give a value-only sample.
+
+A game is fully determined by ``(weights, settings, seed)``: :func:`selfplay_task` can run
+in any process and gives the same samples (torch on one thread), which is what makes
+training resumable and independent of the number of workers.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from paiju.algorithms.alphazero.evaluator import NetworkEvaluator
+from paiju.algorithms.alphazero.net import AZNet, Encoder, NetConfig
+from paiju.algorithms.mcts import MCTS
+from paiju.core.errors import ConfigError
+from paiju.core.protocol import Action, Game, play_game
+from paiju.core.rng import as_generator, derive_seed
+
+Setup = Callable[[int], tuple[Game, Encoder]]
+"""``setup(seed) -> (game, encoder)``: the room of one game (picklable: a partial of a
+top-level function)."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How self-play searches and chooses its moves."""
+
+    simulations: int = 64
+    c: float = 2.0
+    batch: int = 8
+    """Leaves per network call (virtual loss spreads the descents of a batch)."""
+    dirichlet_epsilon: float = 0.25
+    dirichlet_alpha: float = 0.3
+    temperature_moves: int = 8
+    """Decisions of a game (both seats counted) played by sampling the visit counts;
+    the most visited move afterwards."""
+
+    def __post_init__(self) -> None:
+        if self.simulations < 1 or self.batch < 1 or not self.c >= 0:
+            raise ConfigError(
+                f"self-play: simulations={self.simulations} and batch={self.batch} must be >= 1, "
+                f"c={self.c} >= 0"
+            )
+        if not 0.0 <= self.dirichlet_epsilon <= 1.0 or not self.dirichlet_alpha > 0:
+            raise ConfigError(
+                f"self-play: dirichlet_epsilon={self.dirichlet_epsilon} must be in [0, 1], "
+                f"dirichlet_alpha={self.dirichlet_alpha} > 0"
+            )
+        if self.temperature_moves < 0:
+            raise ConfigError(f"self-play: temperature_moves={self.temperature_moves} must be >= 0")
+
+
+@dataclass
+class GameSamples:
+    """The samples of one self-play game, as flat arrays (cheap to pickle and to store).
+
+    Sample ``i`` has input ``planes[i]``, ``vector[i]``, value target ``values[i]`` (the
+    final returns rotated so index 0 is the encoded seat), and policy entries
+    ``policy_first/second/prob[offsets[i]:offsets[i + 1]]`` (none for a value-only sample).
+    """
+
+    planes: np.ndarray
+    vector: np.ndarray
+    values: np.ndarray
+    offsets: np.ndarray
+    policy_first: np.ndarray
+    policy_second: np.ndarray
+    policy_prob: np.ndarray
+    returns: list[float] = field(default_factory=list)
+    decisions: int = 0
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+@dataclass
+class _Decision:
+    planes: np.ndarray
+    vector: np.ndarray
+    seat: int
+    policy: list[tuple[int, int, float]]
+
+
+class SelfPlayAgent:
+    """The self-play player of every seat of one game (see the module docstring)."""
+
+    def __init__(
+        self, game: Game, encoder: Encoder, evaluator: NetworkEvaluator, settings: SearchSettings, seed: int
+    ) -> None:
+        self.game = game
+        self.encoder = encoder
+        self.evaluator = evaluator
+        self.settings = settings
+        self._rng = as_generator(seed)
+        self.search = MCTS(
+            game,
+            evaluator=evaluator,
+            rule="puct",
+            c=settings.c,
+            simulations=settings.simulations,
+            solve=False,
+            dirichlet=(settings.dirichlet_epsilon, settings.dirichlet_alpha)
+            if settings.dirichlet_epsilon
+            else None,
+            reuse_tree=False,
+            seed=self._rng,
+            batch_size=settings.batch,
+        )
+        self.decisions: list[_Decision] = []
+        self.name = "az-selfplay"
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        state = self.game.sample_state(observation, self._rng)
+        planes, vector = self.encoder.encode(state)
+        seat = self.encoder.perspective(state)
+        indices = self.encoder.policy_indices(state, legal_actions)
+        if indices is None:  # no head covers it: the value head decides over the outcomes
+            self.decisions.append(_Decision(planes, vector, seat, []))
+            return self.evaluator.best_by_value(state)
+        if len(legal_actions) == 1:
+            return legal_actions[0]  # nothing to learn from a forced move
+        result = self.search.search(state)
+        index_of = dict(zip(legal_actions, indices, strict=True))
+        total = sum(result.visits.values())
+        policy = [(*index_of[a], n / total) for a, n in result.visits.items() if n]
+        self.decisions.append(_Decision(planes, vector, seat, policy))
+        if len(self.decisions) <= self.settings.temperature_moves:
+            moves = [a for a, n in result.visits.items() if n]
+            weights = np.array([result.visits[a] for a in moves], dtype=np.float64)
+            return moves[int(self._rng.choice(len(moves), p=weights / weights.sum()))]
+        return result.action
+
+
+def play_selfplay_game(
+    game: Game, encoder: Encoder, net: AZNet, settings: SearchSettings, seed: int
+) -> GameSamples:
+    """One game of ``net`` against itself from ``seed`` (chance and search seeds derived
+    from it), as samples."""
+    evaluator = NetworkEvaluator(net, encoder, num_players=game.info.num_players)
+    agent = SelfPlayAgent(game, encoder, evaluator, settings, derive_seed(seed, 1))
+    played = play_game(game, [agent] * game.info.num_players, derive_seed(seed, 2))
+    returns = [float(r) for r in played.state.returns()]
+    return samples_of(agent.decisions, returns, game.info.num_players, len(played.actions))
+
+
+def samples_of(
+    decisions: Sequence[_Decision], returns: Sequence[float], num_players: int, moves: int
+) -> GameSamples:
+    n = num_players
+    offsets = np.zeros(len(decisions) + 1, dtype=np.int64)
+    entries = [e for d in decisions for e in d.policy]
+    offsets[1:] = np.cumsum([len(d.policy) for d in decisions])
+    values = np.array([[returns[(d.seat + k) % n] for k in range(n)] for d in decisions], dtype=np.float32)
+    return GameSamples(
+        planes=np.stack([d.planes for d in decisions]).astype(np.float16) if decisions else np.zeros(0),
+        vector=np.stack([d.vector for d in decisions]).astype(np.float16) if decisions else np.zeros(0),
+        values=values.reshape(len(decisions), n),
+        offsets=offsets,
+        policy_first=np.array([e[0] for e in entries], dtype=np.int32),
+        policy_second=np.array([e[1] for e in entries], dtype=np.int32),
+        policy_prob=np.array([e[2] for e in entries], dtype=np.float32),
+        returns=list(returns),
+        decisions=moves,
+    )
+
+
+# ---- tasks for the runner -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class SelfPlayTask:
+    """Games ``seeds`` played by the network ``weights`` (a torch state dict, serialised)."""
+
+    setup: Setup
+    net_config: dict[str, Any]
+    weights: bytes
+    settings: SearchSettings
+    seeds: tuple[int, ...]
+
+
+def weights_bytes(net: AZNet) -> bytes:
+    buffer = io.BytesIO()
+    torch.save(net.state_dict(), buffer)
+    return buffer.getvalue()
+
+
+def net_from(config: dict[str, Any], weights: bytes) -> AZNet:
+    raw = dict(config)
+    raw["plane_shape"] = tuple(raw["plane_shape"])
+    net = AZNet(NetConfig(**raw))
+    net.load_state_dict(torch.load(io.BytesIO(weights), weights_only=True))
+    return net.eval()
+
+
+def selfplay_task(task: SelfPlayTask) -> list[GameSamples]:
+    """Play the task's games (a runner worker function: one torch thread, so that a game
+    gives the same samples in any process)."""
+    torch.set_num_threads(1)
+    net = net_from(task.net_config, task.weights)
+    out = []
+    for seed in task.seeds:
+        game, encoder = task.setup(seed)
+        out.append(play_selfplay_game(game, encoder, net, task.settings, seed))
+    return out

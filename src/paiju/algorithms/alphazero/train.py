@@ -1,0 +1,441 @@
+"""AlphaZero training, CleanRL style: one config dataclass, one loop that reads top to bottom.
+
+Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``, see
+:mod:`paiju.algorithms.alphazero.selfplay`). Each **iteration**:
+
+1. *self-play*: ``games_per_iteration`` games of the current network against itself, cut
+   into tasks for the project's one runner (:func:`paiju.core.runner.run_tasks`: in this
+   process, local processes or Ray). Game ``g`` of iteration ``i`` has the seed
+   ``derive_seed(seed, i, g)`` and each game runs on one torch thread, so its samples do not
+   depend on where it ran; they are written to ``samples/iter-NNNN.npz`` (atomically);
+2. *learning*: ``steps_per_iteration`` minibatch steps (Adam) on the samples of the last
+   ``window`` iterations (the replay buffer), minibatches drawn from
+   ``derive_seed(seed, 1, i)``. Loss = value MSE (every seat's final return, rotated to
+   the encoded seat) + policy cross-entropy against the visit distribution (the two-step
+   heads' masked log-probabilities);
+3. *checkpoint*: weights, optimiser state and metrics to ``checkpoint.pt`` (atomically), the
+   playable model to ``model.pt`` (with the game's metadata, the config and the metrics),
+   a snapshot for the ladder every ``snapshot_every`` iterations, a metrics line to
+   ``metrics.jsonl`` and the learning curve to ``learning_curve.png``.
+
+**Resume**: ``train(..., resume=True)`` reloads the checkpoint and continues with the next
+iteration (reusing its samples file if that iteration's self-play had finished). Since the
+samples, the minibatches and the network's initialisation are all derived from the seed
+and the iteration, a run stopped and resumed ends with exactly the weights of an
+uninterrupted one (tested), whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from paiju.algorithms.alphazero.checkpoint import save_checkpoint
+from paiju.algorithms.alphazero.net import AZNet, NetConfig
+from paiju.algorithms.alphazero.selfplay import (
+    GameSamples,
+    SearchSettings,
+    SelfPlayTask,
+    Setup,
+    selfplay_task,
+    weights_bytes,
+)
+from paiju.algorithms.torch_files import load_payload, save_payload
+from paiju.core.errors import ConfigError
+from paiju.core.rng import derive_seed
+from paiju.core.runner import Backend, Progress, run_tasks
+
+CHECKPOINT_FORMAT = "paiju-az-train-1"
+MASKED = -1e9
+"""Logit given to illegal entries (not -inf: a row with no legal entry must stay finite)."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that determines a training run (saved with it; a resume must match)."""
+
+    seed: int = 0
+    iterations: int = 40
+    games_per_iteration: int = 32
+    search: SearchSettings = field(default_factory=SearchSettings)
+    # network (input and head sizes come from the game's encoder)
+    channels: int = 32
+    blocks: int = 2
+    hidden: int = 256
+    # learning
+    window: int = 6
+    """Iterations of samples in the replay buffer."""
+    steps_per_iteration: int = 60
+    batch_size: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    value_weight: float = 1.0
+    threads: int = 1
+    """torch threads of the learner (self-play games always run on one)."""
+    snapshot_every: int = 5
+    """Keep a copy of the model every this many iterations (for the ladder)."""
+
+    def __post_init__(self) -> None:
+        for name in (
+            "iterations",
+            "games_per_iteration",
+            "window",
+            "steps_per_iteration",
+            "batch_size",
+            "threads",
+            "snapshot_every",
+            "channels",
+            "hidden",
+        ):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"AlphaZero training: {name}={getattr(self, name)} must be >= 1")
+        if self.blocks < 0 or not self.lr > 0 or self.weight_decay < 0 or self.value_weight < 0:
+            raise ConfigError(
+                f"AlphaZero training: blocks={self.blocks} must be >= 0, lr={self.lr} > 0, "
+                f"weight_decay={self.weight_decay} >= 0, value_weight={self.value_weight} >= 0"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise ConfigError(f"AlphaZero training config: unknown fields {', '.join(unknown)}")
+        values = dict(raw)
+        if isinstance(values.get("search"), dict):
+            values["search"] = SearchSettings(**values["search"])
+        return cls(**values)
+
+
+@dataclass
+class Replay:
+    """The samples of the last iterations, concatenated (what minibatches are drawn from)."""
+
+    planes: np.ndarray
+    vector: np.ndarray
+    values: np.ndarray
+    offsets: np.ndarray
+    policy_first: np.ndarray
+    policy_second: np.ndarray
+    policy_prob: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def train(
+    config: TrainConfig,
+    setup: Setup,
+    out_dir: str | Path,
+    *,
+    resume: bool = False,
+    backend: Backend | None = None,
+    progress: Progress = False,
+    meta: dict[str, Any] | None = None,
+    game_id: dict[str, Any] | None = None,
+    on_iteration: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Train (or resume training) into ``out_dir``; returns the metrics of every iteration.
+
+    ``game_id`` (plain data) says what ``setup`` plays (yuxi: the rooms and the card table's
+    hash); it is saved with the checkpoint and a resume with another one is refused. ``meta``
+    (plain data) goes into every model file written, with ``game_id`` (e.g. the command line).
+    """
+    game_id = dict(game_id or {})
+    out = Path(out_dir)
+    backend = backend or Backend()
+    game, encoder = setup(derive_seed(config.seed, 0))
+    net_config = NetConfig.for_encoder(
+        encoder,
+        num_players=game.info.num_players,
+        channels=config.channels,
+        blocks=config.blocks,
+        hidden=config.hidden,
+    )
+
+    # ---- the network and optimiser: fresh, or from the checkpoint ------------------------------
+    torch.manual_seed(derive_seed(config.seed, 2) % 2**63)
+    net = AZNet(net_config)
+    optimiser = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    metrics: list[dict[str, Any]] = []
+    start = 0
+    checkpoint = out / "checkpoint.pt"
+    if checkpoint.exists():
+        if not resume:
+            raise ConfigError(
+                f"{out} already holds a training run; pass resume to continue it, or use a new directory"
+            )
+        payload = load_payload(checkpoint, "AlphaZero training checkpoint", CHECKPOINT_FORMAT)
+        if _identity(payload["config"]) != _identity(config.to_dict()):
+            raise ConfigError(
+                f"{checkpoint} was trained with another configuration; resume with the same options "
+                f"(saved: {json.dumps(payload['config'], sort_keys=True)})"
+            )
+        if payload.get("game", {}) != game_id:
+            raise ConfigError(
+                f"{checkpoint} was trained on {json.dumps(payload.get('game', {}), sort_keys=True)}, "
+                f"not on {json.dumps(game_id, sort_keys=True)}; resume with the same game options"
+            )
+        net.load_state_dict(payload["net"])
+        optimiser.load_state_dict(payload["optimiser"])
+        metrics = list(payload["metrics"])
+        start = int(payload["iteration"]) + 1
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(
+        json.dumps(config.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
+
+    for iteration in range(start, config.iterations):
+        # ---- 1. self-play ------------------------------------------------------------------------
+        t0 = time.perf_counter()
+        samples_file = out / "samples" / f"iter-{iteration:04d}.npz"
+        played = None
+        if not samples_file.exists():
+            played = self_play(config, setup, net, net_config, iteration, backend, progress)
+            save_samples(samples_file, played)
+        t1 = time.perf_counter()
+
+        # ---- 2. learning on the replay window -------------------------------------------------------
+        torch.set_num_threads(config.threads)
+        replay = load_replay(
+            [
+                out / "samples" / f"iter-{i:04d}.npz"
+                for i in range(max(0, iteration - config.window + 1), iteration + 1)
+            ]
+        )
+        rng = np.random.default_rng(derive_seed(config.seed, 1, iteration))
+        net.train()
+        losses = [
+            learn_step(
+                net,
+                optimiser,
+                replay,
+                rng.choice(len(replay), size=min(config.batch_size, len(replay)), replace=False),
+                config.value_weight,
+            )
+            for _ in range(config.steps_per_iteration)
+        ]
+        net.eval()
+        t2 = time.perf_counter()
+
+        # ---- 3. metrics and checkpoint --------------------------------------------------------------
+        row = iteration_metrics(iteration, played, samples_file, losses, len(replay), t1 - t0, t2 - t1)
+        metrics.append(row)
+        save_payload(
+            checkpoint,
+            {
+                "format": CHECKPOINT_FORMAT,
+                "config": config.to_dict(),
+                "game": game_id,
+                "iteration": iteration,
+                "net": net.state_dict(),
+                "optimiser": optimiser.state_dict(),
+                "metrics": metrics,
+            },
+        )
+        model_meta = {
+            **(meta or {}),
+            **game_id,
+            "train_config": config.to_dict(),
+            "iteration": iteration,
+            "metrics": row,
+        }
+        save_checkpoint(out / "model.pt", net, model_meta)
+        if (iteration + 1) % config.snapshot_every == 0:
+            save_checkpoint(out / "snapshots" / f"model-iter-{iteration:04d}.pt", net, model_meta)
+        write_metrics(out, metrics)
+        if on_iteration is not None:
+            on_iteration(row)
+    return metrics
+
+
+def _identity(config: dict[str, Any]) -> dict[str, Any]:
+    """What a resume must match: everything but ``iterations`` (a run may be extended)."""
+    return {k: v for k, v in config.items() if k != "iterations"}
+
+
+# ---- the steps ------------------------------------------------------------------------------------
+def self_play(
+    config: TrainConfig,
+    setup: Setup,
+    net: AZNet,
+    net_config: NetConfig,
+    iteration: int,
+    backend: Backend,
+    progress: Progress,
+) -> list[GameSamples]:
+    """The iteration's games, in game order (tasks of a few games each, for the runner)."""
+    seeds = [derive_seed(config.seed, iteration, g) for g in range(config.games_per_iteration)]
+    per_task = (
+        max(1, -(-len(seeds) // (4 * backend.workers))) if backend.workers > 1 or backend.ray else len(seeds)
+    )
+    weights = weights_bytes(net)
+    tasks = [
+        SelfPlayTask(setup, net_config.to_dict(), weights, config.search, tuple(seeds[i : i + per_task]))
+        for i in range(0, len(seeds), per_task)
+    ]
+    results: dict[int, list[GameSamples]] = {}
+    run_tasks(
+        selfplay_task,
+        tasks,
+        results.__setitem__,
+        backend=backend,
+        progress=progress,
+        size=lambda t: len(t.seeds),
+        label=f"self-play {iteration + 1}/{config.iterations}",
+    )
+    return [g for i in range(len(tasks)) for g in results[i]]
+
+
+def learn_step(
+    net: AZNet, optimiser: torch.optim.Optimizer, replay: Replay, index: np.ndarray, value_weight: float
+) -> tuple[float, float]:
+    """One Adam step on the samples ``index``; returns (value loss, policy loss)."""
+    planes = torch.from_numpy(replay.planes[index].astype(np.float32))
+    vector = torch.from_numpy(replay.vector[index].astype(np.float32))
+    target_value = torch.from_numpy(replay.values[index])
+    out = net(planes, vector)
+    value_loss = F.mse_loss(out.value, target_value)
+    policy_loss = policy_cross_entropy(out.first, out.second, replay, index)
+    loss = value_weight * value_loss + policy_loss
+    optimiser.zero_grad()
+    torch.autograd.backward(loss)  # typed, unlike Tensor.backward
+    optimiser.step()
+    return float(value_loss.detach()), float(policy_loss.detach())
+
+
+def policy_cross_entropy(
+    first: torch.Tensor, second: torch.Tensor | None, replay: Replay, index: np.ndarray
+) -> torch.Tensor:
+    """Mean over the samples with a policy target of ``-sum_m pi(m) log p(m)``, ``p`` the
+    net's two-step probability with both softmaxes over the legal entries only (the move's
+    ``(first, second)`` pairs of the sample)."""
+    starts, ends = replay.offsets[index], replay.offsets[index + 1]
+    counts = ends - starts
+    if not counts.sum():
+        return first.sum() * 0.0
+    rows = np.repeat(np.arange(len(index)), counts)
+    entries = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)])
+    f = torch.from_numpy(replay.policy_first[entries].astype(np.int64))
+    s = torch.from_numpy(replay.policy_second[entries].astype(np.int64))
+    p = torch.from_numpy(replay.policy_prob[entries])
+    r = torch.from_numpy(rows)
+    mask = torch.zeros_like(first, dtype=torch.bool)
+    mask[r, f] = True
+    log_first = torch.log_softmax(first.masked_fill(~mask, MASKED), dim=1)[r, f]
+    log_second = torch.zeros_like(log_first)
+    stepped = s >= 0
+    if second is not None and bool(stepped.any()):
+        mask2 = torch.zeros_like(second, dtype=torch.bool)
+        mask2[r[stepped], f[stepped], s[stepped]] = True
+        lp2 = torch.log_softmax(second.masked_fill(~mask2, MASKED), dim=2)
+        log_second = torch.where(stepped, lp2[r, f, s.clamp(min=0)], log_second)
+    return -(p * (log_first + log_second)).sum() / float((counts > 0).sum())
+
+
+def iteration_metrics(
+    iteration: int,
+    played: list[GameSamples] | None,
+    samples_file: Path,
+    losses: list[tuple[float, float]],
+    replay_size: int,
+    selfplay_s: float,
+    learn_s: float,
+) -> dict[str, Any]:
+    if played is None:  # the samples were made before an interruption: read their summary back
+        with np.load(samples_file) as data:
+            returns, decisions, n = data["returns"], data["decisions"], len(data["values"])
+    else:
+        returns = np.array([g.returns for g in played])
+        decisions = np.array([g.decisions for g in played])
+        n = sum(len(g) for g in played)
+    return {
+        "iteration": iteration,
+        "games": len(returns),
+        "samples": n,
+        "replay": replay_size,
+        "value_loss": float(np.mean([v for v, _ in losses])),
+        "policy_loss": float(np.mean([p for _, p in losses])),
+        "seat0_win_rate": float(np.mean(returns[:, 0] > returns[:, 1])) if len(returns) else 0.0,
+        "moves_per_game": float(np.mean(decisions)) if len(decisions) else 0.0,
+        "selfplay_s": round(selfplay_s, 2),
+        "learn_s": round(learn_s, 2),
+    }
+
+
+# ---- files ----------------------------------------------------------------------------------------
+_SAMPLE_FIELDS = ("planes", "vector", "values", "policy_first", "policy_second", "policy_prob")
+
+
+def save_samples(path: Path, played: list[GameSamples]) -> None:
+    """The iteration's samples in one compressed file, written atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = [g for g in played if len(g)]
+    arrays: dict[str, Any] = {
+        name: np.concatenate([getattr(g, name) for g in kept]) if kept else np.zeros(0)
+        for name in _SAMPLE_FIELDS
+    }
+    sizes = [int(g.offsets[-1]) for g in kept]
+    arrays["offsets"] = np.concatenate(
+        [[0]] + [g.offsets[1:] + base for g, base in zip(kept, np.cumsum([0, *sizes[:-1]]), strict=True)]
+    ).astype(np.int64)
+    arrays["returns"] = np.array([g.returns for g in played], dtype=np.float32)
+    arrays["decisions"] = np.array([g.decisions for g in played], dtype=np.int64)
+    tmp = path.with_name(f".tmp-{path.name}")
+    with tmp.open("wb") as f:
+        np.savez_compressed(f, allow_pickle=False, **arrays)
+    tmp.replace(path)
+
+
+def load_replay(paths: list[Path]) -> Replay:
+    parts = []
+    for path in paths:
+        with np.load(path) as data:
+            parts.append({name: data[name] for name in (*_SAMPLE_FIELDS, "offsets")})
+    parts = [p for p in parts if len(p["values"])]
+    if not parts:
+        raise ConfigError("AlphaZero training: self-play produced no samples (every decision was forced?)")
+    sizes = [int(p["offsets"][-1]) for p in parts]
+    offsets = np.concatenate(
+        [[0]] + [p["offsets"][1:] + base for p, base in zip(parts, np.cumsum([0, *sizes[:-1]]), strict=True)]
+    ).astype(np.int64)
+    return Replay(
+        offsets=offsets, **{name: np.concatenate([p[name] for p in parts]) for name in _SAMPLE_FIELDS}
+    )
+
+
+def write_metrics(out: Path, metrics: list[dict[str, Any]]) -> None:
+    """``metrics.jsonl`` (rewritten whole: a resumed run never repeats a line) and the curve."""
+    (out / "metrics.jsonl").write_text(
+        "".join(json.dumps(m, sort_keys=True) + "\n" for m in metrics), encoding="utf-8"
+    )
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    it = [m["iteration"] for m in metrics]
+    fig, ax = plt.subplots(1, 2, figsize=(9, 3.2))
+    ax[0].plot(it, [m["value_loss"] for m in metrics], label="value (MSE)")
+    ax[0].plot(it, [m["policy_loss"] for m in metrics], label="policy (cross-entropy)")
+    ax[0].set_xlabel("iteration")
+    ax[0].legend()
+    ax[0].set_title("training loss")
+    ax[1].plot(it, [m["seat0_win_rate"] for m in metrics])
+    ax[1].set_xlabel("iteration")
+    ax[1].set_title("seat 0 win rate in self-play")
+    ax[1].set_ylim(0, 1)
+    fig.tight_layout()
+    fig.savefig(out / "learning_curve.png", dpi=80)
+    plt.close(fig)
