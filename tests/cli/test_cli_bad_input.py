@@ -313,6 +313,21 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["mahjong", "advise", "123456789m234p5567s7z", "--left", "72"], 2, "'--left'"),
     (["mahjong", "advise", "123456789m234p5567s7z", "--depth", "9"], 2, "'--depth'"),
     (["mahjong", "advise", "123456789m234p5567s7z", "-o", "nosuch=1"], 2, "no option 'nosuch'"),
+    # --- mahjong train-dqn (issue 18) ----------------------------------------------------
+    (["mahjong", "train-dqn"], 2, "Missing option '--out'"),
+    (["mahjong", "train-dqn", "--out", "{file}"], 2, "is a file, not a folder"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--resume"], 2, "holds no checkpoint.pt"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--algorithm", "ppo"], 2, "algorithm='ppo'"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--trunk", "vit"], 2, "trunk='vit'"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--steps", "0"], 2, "'--steps'"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--hidden", "64,x"], 2, "--hidden '64,x'"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--behaviour", "greedy"], 2, "not an Expectimax"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--behaviour", "expectimax:depth=2"], 2,
+     "--behaviour-depth"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--behaviour", "expectimax:alpha=5"], 2,
+     "above the maximum 1"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--behaviour-depth", "4"], 2, "'--behaviour-depth'"),
+    (["mahjong", "train-dqn", "--out", "{missing}", "--workers", "0"], 2, "'--workers'"),
 ]
 
 

@@ -408,3 +408,97 @@ def advise(
             str(d["effective_total"]),
         )
     console.print(table)
+
+
+def _widths(value: str) -> tuple[int, ...]:
+    """``--hidden 256,256``: positive layer widths (empty: a linear model)."""
+    from paiju.core.errors import ConfigError
+
+    text = value.strip()
+    try:
+        widths = tuple(int(w) for w in text.split(",")) if text else ()
+    except ValueError:
+        raise ConfigError(f"--hidden {text!r}: comma-separated layer widths, e.g. 256,256") from None
+    if any(not 1 <= w <= 4096 for w in widths):
+        raise ConfigError(f"--hidden {text!r}: every width must be in 1..4096")
+    return widths
+
+
+@app.command("train-dqn")
+def train_dqn_command(
+    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder.")],
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the run in --out from its checkpoint.")
+    ] = False,
+    algorithm: Annotated[str, typer.Option(help="ddqn (Double DQN targets) or dqn.")] = "ddqn",
+    trunk: Annotated[str, typer.Option(help="mlp (flat features) or resnet (19x19 planes).")] = "mlp",
+    channels: Annotated[int, typer.Option(min=1, max=256, help="ResNet width.")] = 32,
+    blocks: Annotated[int, typer.Option(min=0, max=20, help="ResNet residual blocks (paper: 9).")] = 4,
+    hidden: Annotated[str, typer.Option(help="MLP hidden widths, comma-separated.")] = "256,256",
+    steps: Annotated[int, typer.Option(min=1, max=100_000_000, help="Transitions to learn from.")] = 100_000,
+    learning_starts: Annotated[int, typer.Option(min=0, max=100_000_000)] = 2_000,
+    buffer: Annotated[int, typer.Option(min=1, max=2_000_000, help="Replay buffer capacity.")] = 20_000,
+    batch: Annotated[int, typer.Option(min=1, max=65_536)] = 64,
+    lr: Annotated[float, typer.Option(min=1e-7, max=1.0)] = 2.5e-4,
+    gamma: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.99,
+    target_sync: Annotated[
+        int, typer.Option(min=1, max=10_000_000, help="Gradient steps between target syncs.")
+    ] = 1_000,
+    train_every: Annotated[int, typer.Option(min=1, max=10_000, help="Transitions per gradient step.")] = 4,
+    shaping: Annotated[float, typer.Option(min=0.0, max=10.0, help="Weight of the search's value.")] = 0.1,
+    score_scale: Annotated[float, typer.Option(min=1.0, max=1e6, help="Points per unit of reward.")] = 1000.0,
+    behaviour: Annotated[
+        str, typer.Option(help="The search the seats act with (an expectimax spec, no depth).")
+    ] = "expectimax",
+    behaviour_depth: Annotated[int, typer.Option(min=1, max=3, help="Its depth while training.")] = 1,
+    epsilon: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of random discards (0: only the search's).")
+    ] = 0.0,
+    hands_per_round: Annotated[int, typer.Option(min=1, max=100_000, help="Hands per runner call.")] = 64,
+    workers: Annotated[
+        int, typer.Option(min=1, max=MAX_WORKERS, help="Actor processes (results identical to 1).")
+    ] = 1,
+    checkpoint_every: Annotated[int, typer.Option(min=1, max=100_000_000)] = 5_000,
+    log_every: Annotated[int, typer.Option(min=1, max=100_000_000)] = 1_000,
+    eval_every: Annotated[int, typer.Option(min=0, max=100_000_000, help="0: no evaluation.")] = 20_000,
+    eval_hands: Annotated[
+        int, typer.Option(min=0, max=100_000, help="Walls per evaluation (x2 seatings).")
+    ] = 32,
+    threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads of the learner.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON (no progress bar).")
+    ] = False,
+) -> None:
+    """Train the DQN / Double DQN by self-play behind the Expectimax (resumable; docs/mahjong.md §12).
+
+    Writes OUT/mj-ALGORITHM.pt (load it with the agent spec ddqn:model=PATH), metrics.jsonl,
+    curve.png, config.json and checkpoint.pt.
+    """
+    from paiju.mahjong.train_dqn import TrainConfig, train
+
+    config = TrainConfig(
+        out=str(out), seed=seed, algorithm=algorithm, trunk=trunk, channels=channels, blocks=blocks,
+        hidden=_widths(hidden), total_steps=steps, learning_starts=learning_starts, buffer_size=buffer,
+        batch_size=batch, lr=lr, gamma=gamma, target_sync_every=target_sync, train_every=train_every,
+        shaping=shaping, score_scale=score_scale, behaviour=behaviour, behaviour_depth=behaviour_depth,
+        epsilon=epsilon, hands_per_round=hands_per_round, workers=workers,
+        checkpoint_every=checkpoint_every, log_every=log_every, eval_every=eval_every,
+        eval_hands=eval_hands, threads=threads,
+    )
+    summary = train(config, resume=resume, progress=not json_out)
+    if json_out:
+        print_json(summary)
+        return
+    last = summary["metrics"][-1] if summary["metrics"] else {}
+    done = f"{summary['steps']} steps, {summary['hands']} hands"
+    console.print(f"{done}: model {summary['model']}", markup=False)
+    for m in summary["metrics"]:
+        if m["kind"] == "eval":
+            console.print(
+                f"step {m['step']}: win rate {100 * m['win_rate']:.1f}%, {m['points_per_hand']:+.0f} "
+                f"points per seat-hand against {m['against']} ({m['seat_hands']} seat-hands)", markup=False,
+            )
+    if last.get("loss") is not None:
+        console.print(f"last loss {last['loss']:.4f}, mean Q {last['q_mean']:.3f}", markup=False)
+

@@ -1,4 +1,5 @@
-"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2``, ``expectimax:leaf=value``.
+"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2``, ``expectimax:leaf=value``,
+``dqn``, ``ddqn``, ``expectimax-dqn``, ``expectimax-ddqn``.
 
 ``REGISTRY`` is what the CLI and the arena use (``paiju.core.registry`` points at it); each
 factory takes the seed and the spec's parameters. The search parts the Double DQN plugs into
@@ -126,6 +127,31 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
         f"{_what} Q-network picks the discard (model = a .pt path; empty: the shipped "
         f"mj-{_name}.pt); wins, kongs and claims by the greedy rule; threads = torch threads (0 = default)",
         limits={"threads": (0, 64)},
+        process_wide={"threads": "sets torch's thread count for the whole process"},
+        file_params=("model",),
+    )
+
+
+def _combined_agent(network: str) -> Any:
+    """Factory of a combined Expectimax + Q-network agent; torch is imported only when one is built."""
+
+    def make(seed: SeedLike = None, **params: Any) -> Any:
+        from paiju.mahjong.agents.combined import CombinedAgent
+
+        return CombinedAgent(seed, network=network, **params)
+
+    return make
+
+
+for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
+    REGISTRY.register(
+        f"expectimax-{_name}",
+        _combined_agent(_name),
+        {"model": "", "alpha": 0.6, "depth": 2, "threads": 1, "defence": True, "ron_rate": 0.6},
+        f"Expectimax over own discards/draws expanding the top ceil(alpha*tiles) discards by the "
+        f"{_what} Q-network, leaves valued by max Q (model = a .pt path; empty: the shipped "
+        f"mj-{_name}.pt); wins, kongs and claims by the greedy rule",
+        limits={"alpha": (0.01, 1.0), "depth": (1, 3), "threads": (0, 64), "ron_rate": (0.0, 3.0)},
         process_wide={"threads": "sets torch's thread count for the whole process"},
         file_params=("model",),
     )

@@ -40,6 +40,8 @@ MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 """Where shipped mahjong models go (``paiju/mahjong/models``)."""
 
 _MODELS: dict[str, QModel] = {}
+CHUNK = 256
+"""Positions per network call within one batched forward pass (:meth:`QModel.q_features`)."""
 
 
 class QModel:
@@ -67,6 +69,8 @@ class QModel:
             raise ConfigError(f"mahjong Q-model {label}: {outputs} outputs, expected {NUM_KINDS}")
         self.net = net.eval()
         self.meta = meta
+        self.forwards = 0
+        """Forward passes so far (a search makes a few per decision: a test counts them)."""
 
     @classmethod
     def load(cls, path: str | Path) -> QModel:
@@ -84,26 +88,38 @@ class QModel:
         """``(B, 34)`` Q-values of the discard kinds."""
         with torch.no_grad():
             q: torch.Tensor = self.net(torch.from_numpy(self.encode(observations)))
+        self.forwards += 1
         return q
 
     def q_features(self, kinds: np.ndarray, scalars: np.ndarray) -> torch.Tensor:
-        """``(B, 34)`` Q-values from :func:`~paiju.mahjong.features.encode_features`-style arrays."""
-        x = F.planes_from_features(kinds, scalars) if self.planes else F.flat_from_features(kinds, scalars)
-        with torch.no_grad():
-            q: torch.Tensor = self.net(torch.from_numpy(x))
-        return q
+        """``(B, 34)`` Q-values from :func:`~paiju.mahjong.features.encode_features`-style arrays.
+
+        One forward pass, run in chunks of :data:`CHUNK` positions: a search's thousands of
+        leaves as 19×19 planes would take hundreds of MB at once, and on this CPU a
+        ResNet is faster per position at 256 than at 1,024 (1.4 against 2.1 ms).
+        """
+        parts = []
+        for i in range(0, len(kinds), CHUNK):
+            k, s = kinds[i : i + CHUNK], scalars[i : i + CHUNK]
+            x = F.planes_from_features(k, s) if self.planes else F.flat_from_features(k, s)
+            with torch.no_grad():
+                parts.append(self.net(torch.from_numpy(x)))
+        self.forwards += 1
+        return torch.cat(parts) if parts else torch.zeros((0, NUM_KINDS))
 
 
-def resolve_model(model: str, name: str) -> str:
-    """``model`` as given, or the shipped file of agent ``name`` (a clear error if absent)."""
+def resolve_model(model: str, name: str, agent: str = "") -> str:
+    """``model`` as given, or the shipped file ``mj-{name}.pt`` (a clear error naming ``agent``,
+    default ``name``, if absent)."""
+    who = agent or name
     if model:
         if not Path(model).expanduser().is_file():
-            raise ConfigError(f"{name}: model file {model!r} does not exist")
+            raise ConfigError(f"{who}: model file {model!r} does not exist")
         return model
     shipped = MODEL_DIR / f"mj-{name}.pt"
     if not shipped.is_file():
         raise ConfigError(
-            f"{name}: no shipped model (paiju/mahjong/models/mj-{name}.pt is not there yet); "
+            f"{who}: no shipped model (paiju/mahjong/models/mj-{name}.pt is not there yet); "
             f"pass model=PATH to a model trained by the mahjong DQN training command"
         )
     return str(shipped)
@@ -142,19 +158,30 @@ class DQNAgent:
 River = tuple[tuple[int, int], ...]
 
 
-def _leaf_river(observation: MahjongObservation, leaf: LeafState) -> tuple[River, tuple[bool, ...]]:
-    """Own river at ``leaf``: the root's plus the in-tree discards, with their 摸打 flags (an
-    in-tree discard is 摸打 exactly when it is the tile drawn just before it)."""
+def path_river(
+    observation: MahjongObservation, discards: Sequence[int], draws: Sequence[int]
+) -> tuple[River, tuple[bool, ...]]:
+    """Own river after the in-tree ``discards`` (and ``draws``) from the root: the root's plus
+    the in-tree discards, with their 摸打 flags (an in-tree discard is 摸打 exactly when it is
+    the tile drawn just before it)."""
     p = observation.player
-    drawn_before = (observation.drawn, *leaf.draws)
-    river = observation.discards[p] + tuple((k, -1) for k in leaf.discards)
-    flags = observation.discards_drawn[p] + tuple(d == drawn_before[i] for i, d in enumerate(leaf.discards))
+    drawn_before = (observation.drawn, *draws)
+    river = observation.discards[p] + tuple((k, -1) for k in discards)
+    flags = observation.discards_drawn[p] + tuple(d == drawn_before[i] for i, d in enumerate(discards))
     return river, flags
 
 
+def path_live_tiles(observation: MahjongObservation, draws: Sequence[int]) -> int:
+    """Tiles left after the in-tree ``draws``: every own draw is one go-around of four draws."""
+    return max(observation.live_tiles - NUM_PLAYERS * len(draws), 0)
+
+
+def _leaf_river(observation: MahjongObservation, leaf: LeafState) -> tuple[River, tuple[bool, ...]]:
+    return path_river(observation, leaf.discards, leaf.draws)
+
+
 def _leaf_live_tiles(observation: MahjongObservation, leaf: LeafState) -> int:
-    # every in-tree draw is one go-around of four draws
-    return max(observation.live_tiles - NUM_PLAYERS * len(leaf.draws), 0)
+    return path_live_tiles(observation, leaf.draws)
 
 
 def leaf_observation(observation: MahjongObservation, leaf: LeafState) -> MahjongObservation:

@@ -423,6 +423,8 @@ class ExpectimaxAgent:
         self.leaf: LeafEvaluator = leaf or WinningSpeedEvaluator()
         self.last_search: ExpectimaxSearch | None = None
         """The search behind the latest turn decision (for inspection and benchmarks)."""
+        self.last_values: dict[int, float] = {}
+        """Value in points of every option the latest decision searched (discard kind or action)."""
         # deterministic: the seed is accepted for the registry's uniform interface only
 
     def context(
@@ -445,11 +447,19 @@ class ExpectimaxAgent:
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
         return act_by_phase(observation, legal_actions, self._turn, self._claim)
 
+    def recommend(self, observation: Any, legal_actions: Sequence[int]) -> tuple[int, float | None]:
+        """The move :meth:`act` plays and the search's value of it in points; None when no
+        search valued it (a win is taken at once). The DQN trainer's shaped reward."""
+        self.last_values = {}
+        action = self.act(observation, legal_actions)
+        return action, self.last_values.get(action)
+
     def _turn(self, obs: MahjongObservation, legal: list[int]) -> int:
         discards = [a for a in legal if a < NUM_KINDS]
         search = self.search(self.context(obs))
         self.last_search = search
-        best, value, _ = search.root_discard(obs.hand, discards)
+        best, value, children = search.root_discard(obs.hand, discards)
+        self.last_values = dict(children)
         if best < 0:
             best = discards[0]
         choice = best
@@ -470,6 +480,7 @@ class ExpectimaxAgent:
                         for m in own
                     ]
                 v = self.search(self.context(obs, melds, sum(hand))).root_chance(hand)
+                self.last_values[a] = v
                 if v > value:
                     choice, value = a, v
         return choice
@@ -478,6 +489,7 @@ class ExpectimaxAgent:
         own = list(obs.melds[obs.player])
         base = self.search(self.context(obs), self.claim_depth)
         value = base.root_chance(obs.hand)
+        self.last_values = {PASS: value}
         choice = PASS
         for a in legal:
             if a in (WIN, PASS):
@@ -488,6 +500,7 @@ class ExpectimaxAgent:
                 v = search.root_chance(hand)
             else:
                 v = search.root_discard(hand)[1]
+            self.last_values[a] = v
             if v > value:
                 choice, value = a, v
         return choice

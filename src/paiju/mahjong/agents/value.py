@@ -478,7 +478,7 @@ class ValueSearch:
 
     def __init__(
         self, obs: MahjongObservation, depth: int, alpha: float, prune: str, ordering: OrderingFunction,
-        ron_rate: float = 0.6, rival: float = 0.04,
+        ron_rate: float = 0.6, rival: float = 0.04, exact_leaves: bool = False,
     ) -> None:
         if depth < 1:
             raise ConfigError(f"expectimax depth must be >= 1, got {depth}")
@@ -495,8 +495,11 @@ class ValueSearch:
         """Discard wins before each in-tree draw of a ready hand (0 = self-draws only, the paper's tree)."""
         self.rival = rival
         """Chance per go-around that another player ends the hand first."""
+        self.exact_leaves = exact_leaves
+        """Leaves share a value only on the same path (discards and draws in order), not on the
+        same hand and draws: for an evaluator that reads the river order (a Q-network)."""
         self.leaves: list[LeafState] = []
-        self._leaf_index: dict[tuple[tuple[int, ...], tuple[Meld, ...], tuple[int, ...], int], int] = {}
+        self._leaf_index: dict[tuple[Any, ...], int] = {}
         self._wins: dict[tuple[tuple[int, ...], tuple[Meld, ...], int], float] = {}
         self._tables = shanten_tables()
         self._draws_left = draws_left(obs)
@@ -523,14 +526,16 @@ class ValueSearch:
 
     def leaf(self, ctx: SearchContext, c: Sequence[int], unseen: Sequence[int], layer: int,
              disc: Sequence[int], draws: Sequence[int], extra_draws: int = 0) -> int:
-        """Index of the leaf for the 3k+1 hand ``c`` (shared by equal hands on equal draws)."""
+        """Index of the leaf for the 3k+1 hand ``c`` (shared by equal hands on equal draws, or
+        with ``exact_leaves`` on equal paths)."""
         n = self._draws_left - layer + extra_draws
-        key = (tuple(c), ctx.melds, tuple(sorted(draws)), n)
+        path = (tuple(disc), tuple(draws)) if self.exact_leaves else (tuple(sorted(draws)),)
+        key = (tuple(c), ctx.melds, n, *path)
         i = self._leaf_index.get(key)
         if i is None:
             i = len(self.leaves)
             self._leaf_index[key] = i
-            self.leaves.append(LeafState(key[0], ctx.melds, tuple(unseen), n, tuple(disc), tuple(draws)))
+            self.leaves.append(LeafState(tuple(c), ctx.melds, tuple(unseen), n, tuple(disc), tuple(draws)))
         self.stats["leaves"] += 1
         return i
 

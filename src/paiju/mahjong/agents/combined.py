@@ -1,0 +1,252 @@
+"""The combined Expectimax + (Double) DQN (``expectimax-dqn``, ``expectimax-ddqn``; ``docs/mahjong.md`` §13).
+
+The tree is the value Expectimax's (:class:`~paiju.mahjong.agents.value.ValueSearch`: max
+over own discards, chance over own draws weighted by the unseen tiles, ``depth`` discard
+layers, self-drawn wins at their actual score), with the Q-network in its two plug-in points:
+
+* **pruning by Q**: a max node expands its ``k = min(ceil(alpha * num(hand)), distinct
+  discards)`` discards of highest Q (``num(hand)`` = tiles in hand, the paper's count),
+  Q of the position at that node (the root observation; deeper, the player's own turn
+  after the in-tree discards and draws, the tile just drawn marked);
+* **leaves valued by max Q** (:class:`~paiju.mahjong.agents.dqn.QLeafEvaluator`), leaves
+  with the same hand after the same draws once (:class:`CombinedSearch`).
+
+The Q-values are batched by layer: the root's in one forward pass, then every max node of
+the next layer (the discards the root kept, each non-winning draw) in one, and so on; the
+leaves of the whole decision in the last: ``depth + 1`` forward passes per decision at most
+(:class:`QOrdering` computes a node it was not given beforehand on its own, which only
+costs time). Claims, kongs and wins follow the ``dqn`` agents' documented rule (the greedy
+rule); when that rule would discard, the search picks which tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from paiju.core.errors import ConfigError
+from paiju.core.rng import SeedLike
+from paiju.mahjong import features as F
+from paiju.mahjong.agents._hand import draws_left
+from paiju.mahjong.agents.dqn import QLeafEvaluator, QModel, path_live_tiles, path_river, resolve_model
+from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
+from paiju.mahjong.agents.greedy import GreedyAgent
+from paiju.mahjong.agents.value import ValueSearch, near_kinds
+from paiju.mahjong.game import MahjongObservation, Phase
+from paiju.mahjong.shanten import shanten_tables, suit_indices
+from paiju.mahjong.tiles import NUM_KINDS
+
+NETWORKS = ("dqn", "ddqn")
+"""The Q-networks a combined agent can load by default (``mj-dqn.pt``, ``mj-ddqn.pt``)."""
+
+NodeKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A max node: (3k+2 concealed counts, own in-tree discards, own in-tree draws), in order."""
+
+
+def encode_max_nodes(
+    observation: MahjongObservation, nodes: Sequence[NodeKey]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features of the positions at max nodes of one decision (the ``encode_features`` arrays).
+
+    The root (no in-tree move) is the observation itself; a deeper node is the player's own
+    turn with the node's hand, melds and river after the in-tree moves, the wall shorter by
+    four per own draw, and the last in-tree draw as the tile just drawn.
+    """
+    kinds = np.zeros((len(nodes), F.NUM_KIND_FEATURES, NUM_KINDS), dtype=np.float32)
+    scalars = np.zeros((len(nodes), F.NUM_SCALARS), dtype=np.float32)
+    deep = [i for i, (_, discards, _) in enumerate(nodes) if discards]
+    for i in set(range(len(nodes))) - set(deep):
+        kinds[i], scalars[i] = F.encode_features(observation)
+    if deep:
+        rivers = [path_river(observation, nodes[i][1], nodes[i][2]) for i in deep]
+        own = observation.melds[observation.player]
+        k, s = F.encode_own_turns(
+            observation,
+            [nodes[i][0] for i in deep],
+            [own] * len(deep),
+            [r for r, _ in rivers],
+            [f for _, f in rivers],
+            [path_live_tiles(observation, nodes[i][2]) for i in deep],
+        )
+        k[np.arange(len(deep)), F.DRAWN, [nodes[i][2][-1] for i in deep]] = 1.0
+        kinds[deep], scalars[deep] = k, s
+    return kinds, scalars
+
+
+class QOrdering:
+    """An :class:`~paiju.mahjong.agents.expectimax.OrderingFunction`: a discard's score is the
+    network's Q of it at the node's position. Nodes are computed in batches (:meth:`fetch`);
+    one asked for without a fetch is computed alone. One instance per decision."""
+
+    def __init__(self, model: QModel, observation: MahjongObservation) -> None:
+        self.model = model
+        self.observation = observation
+        self.q: dict[NodeKey, np.ndarray] = {}
+        """Q-values (34) of every max node fetched so far."""
+
+    def fetch(self, nodes: Iterable[NodeKey]) -> None:
+        """Q-values of ``nodes`` not yet known, in one forward pass."""
+        todo = [n for n in dict.fromkeys(nodes) if n not in self.q]
+        if not todo:
+            return
+        q = self.model.q_features(*encode_max_nodes(self.observation, todo)).numpy()
+        for node, row in zip(todo, q, strict=True):
+            self.q[node] = row
+
+    def scores(self, ctx: SearchContext, node: SearchNode, discards: Sequence[int]) -> list[float]:
+        key = (node.hand, node.discards, node.draws)
+        if key not in self.q:
+            self.fetch([key])
+        row = self.q[key]
+        return [float(row[k]) for k in discards]
+
+
+class CombinedSearch(ValueSearch):
+    """:class:`ValueSearch` with Q pruning; records what each max node kept.
+
+    Leaves are shared as in :class:`ValueSearch` (same hand, same draws: the same in-tree
+    discards in another order are one leaf, encoded with the first path's river), which
+    saves 40% of the leaf evaluations at depth 2; ``exact_leaves`` keys them on the path.
+    """
+
+    def __init__(self, obs: MahjongObservation, depth: int, alpha: float, ordering: QOrdering,
+                 ron_rate: float = 0.6, exact_leaves: bool = False) -> None:
+        super().__init__(obs, depth, alpha, "tiles", ordering, ron_rate, exact_leaves=exact_leaves)
+        self.q_ordering = ordering
+        self.expanded: dict[NodeKey, tuple[int, ...]] = {}
+        """The discards expanded at every max node built (in order of Q)."""
+
+    def expand(self, ctx: SearchContext, c: list[int], index: list[int], layer: int,
+               disc: list[int], draws: list[int], allowed: Sequence[int] | None = None) -> list[int]:
+        kinds = super().expand(ctx, c, index, layer, disc, draws, allowed)
+        self.expanded[(tuple(c), tuple(disc), tuple(draws))] = tuple(kinds)
+        return kinds
+
+    def prefetch(self, ctx: SearchContext, hand: Sequence[int], allowed: Sequence[int]) -> None:
+        """Fetch the Q-values of every max node the tree will prune, one forward pass per layer.
+
+        Walks the tree's max nodes layer by layer as :meth:`max_node` and :meth:`chance_node`
+        reach them (a draw that completes the hand is a win, not a max node; no layer beyond
+        the player's draws); a node whose k covers all its discards needs no Q.
+        """
+        tables = shanten_tables()
+        frontier: list[NodeKey] = [(tuple(hand), (), ())]
+        for layer in range(self.depth):
+            self.q_ordering.fetch(n for n in frontier if self._prunes(n[0], allowed if layer == 0 else None))
+            if layer + 1 >= self.depth or layer >= ctx.draws_left:
+                return
+            following: dict[NodeKey, None] = {}
+            for h, disc, draws in frontier:
+                unseen = list(ctx.unseen)
+                for t in draws:
+                    unseen[t] -= 1
+                c = list(h)
+                for k in self.expand(ctx, c, suit_indices(c), layer, list(disc), list(draws),
+                                     allowed if layer == 0 else None):
+                    after = list(h)
+                    after[k] -= 1
+                    index = suit_indices(after)
+                    outcomes = tables.distances_after_draw(index, ctx.sets, near_kinds(after, index))
+                    for t in range(NUM_KINDS):
+                        if unseen[t] and outcomes[t] != 0:
+                            after[t] += 1
+                            following[(tuple(after), (*disc, k), (*draws, t))] = None
+                            after[t] -= 1
+            frontier = list(following)
+
+    def _prunes(self, hand: Sequence[int], allowed: Sequence[int] | None) -> bool:
+        n = sum(1 for k in range(NUM_KINDS) if hand[k] and (allowed is None or k in allowed))
+        return self.keep(hand, n) < n
+
+
+class CombinedAgent:
+    """Expectimax whose max nodes keep the top-k discards by Q and whose leaves are worth max Q.
+
+    ``model`` is a model file (:func:`paiju.algorithms.dqn.save_model`, the current feature
+    version); empty: the shipped ``mj-{network}.pt`` (``network`` = ``dqn`` or ``ddqn``).
+    ``alpha`` and ``depth`` shape the tree (module text), ``ron_rate`` the discard wins before
+    an in-tree draw of a ready hand (:class:`ValueSearch`; 0 = the paper's self-draws only),
+    ``defence`` the claim rule's (greedy's); ``threads`` sets torch's threads (0 = leave).
+    """
+
+    def __init__(
+        self,
+        seed: SeedLike = None,
+        model: str = "",
+        alpha: float = 0.6,
+        depth: int = 2,
+        threads: int = 1,
+        defence: bool = True,
+        ron_rate: float = 0.6,
+        network: str = "ddqn",
+        name: str = "",
+        exact_leaves: bool = False,
+    ) -> None:
+        if network not in NETWORKS:
+            raise ConfigError(f"combined Expectimax network {network!r}: must be one of {NETWORKS}")
+        self.name = name or f"expectimax-{network}"
+        if threads > 0:
+            torch.set_num_threads(threads)
+        if depth < 1 or not 0 < alpha <= 1 or ron_rate < 0:
+            raise ConfigError(
+                f"{self.name}: depth must be >= 1, alpha in (0, 1], ron_rate >= 0; "
+                f"got depth={depth}, alpha={alpha}, ron_rate={ron_rate}"
+            )
+        self.model = QModel.load(resolve_model(model, network, agent=self.name))
+        self.alpha = float(alpha)
+        self.depth = int(depth)
+        self.ron_rate = float(ron_rate)
+        self.exact_leaves = exact_leaves
+        self.rule = GreedyAgent(seed, defence=defence)
+        self.leaf_evaluator = QLeafEvaluator(self.model)
+        self.last_search: CombinedSearch | None = None
+        """The search behind the latest discard (for inspection, tests and benchmarks)."""
+        self.last_values: dict[int, float] = {}
+        """Value of every root discard expanded at the latest discard."""
+        self.last_leaf_values = np.zeros(0)
+        """The value of each leaf of :attr:`last_search` (``last_search.leaves``)."""
+        # deterministic: the seed is accepted for the registry's uniform interface only
+
+    def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
+        obs: MahjongObservation = observation
+        legal = list(legal_actions)
+        choice = self.rule.act(obs, legal)
+        if obs.phase != Phase.TURN or choice >= NUM_KINDS:
+            return choice
+        discards = [a for a in legal if a < NUM_KINDS]
+        if len(discards) == 1:
+            return discards[0]
+        values = self.discard_values(obs, discards)
+        return max(values, key=lambda k: (values[k], -k))
+
+    def recommend(self, observation: Any, legal_actions: Sequence[int]) -> tuple[int, float | None]:
+        """The move :meth:`act` plays and the search's value of it; None when no search valued
+        it (the rule decided, or one discard only) -- as :meth:`ExpectimaxAgent.recommend`."""
+        self.last_values = {}
+        action = self.act(observation, legal_actions)
+        return action, self.last_values.get(action)
+
+    def context(self, obs: MahjongObservation) -> SearchContext:
+        n = sum(obs.hand)
+        return SearchContext(obs, tuple(obs.melds[obs.player]), n // 3, tuple(obs.unseen_counts()),
+                             draws_left(obs), obs.config)
+
+    def discard_values(
+        self, obs: MahjongObservation, allowed: Sequence[int] | None = None
+    ) -> dict[int, float]:
+        """Value of each root discard the search expands (of ``allowed``, default every held kind)."""
+        held = [k for k in range(NUM_KINDS) if obs.hand[k] and (allowed is None or k in allowed)]
+        search = CombinedSearch(obs, self.depth, self.alpha, QOrdering(self.model, obs), self.ron_rate,
+                                self.exact_leaves)
+        self.last_search = search
+        ctx = self.context(obs)
+        search.prefetch(ctx, obs.hand, held)
+        c = list(obs.hand)
+        tree = search.max_node(ctx, c, suit_indices(c), list(ctx.unseen), 0, [], [], held)
+        values = search.solve(self.leaf_evaluator)
+        self.last_leaf_values = values
+        self.last_values = {k: search.value(e, values) for k, e in tree[1].items()}
+        return self.last_values

@@ -1,0 +1,669 @@
+"""Train the mahjong DQN / Double DQN behind the Expectimax: one file, one dataclass (CleanRL style).
+
+    paiju mahjong train-dqn --out runs/mj-ddqn --steps 200000 --workers 2
+
+The paper's training (``docs/mahjong.md`` §12): four seats play Taiwan mahjong hands, every
+seat acting with **the Expectimax's recommended move** (the exploration); each discard
+decision of a seat is a transition ``(features of its observation, discard kind, reward,
+features of the same seat's next discard decision, that decision's legal discards, done)``.
+The reward of a step is ``shaping * V / score_scale`` -- ``V`` the search's value (points) of
+the discard it chose, ``shaping`` 0.1 as in the paper -- and the seat's last discard of the
+hand also gets the hand's final result, ``points / score_scale`` (``score_scale`` 1000 = the
+paper's base payment, so a 0-tai win from one payer is +1). Claims, kongs and wins are not
+transitions: they follow the search (and at play time the ``dqn`` agent's greedy rule).
+
+A *step* is one transition. Every ``train_every`` steps after ``learning_starts`` the
+learner (:class:`paiju.algorithms.dqn.DQNLearner`, Double DQN targets unless
+``algorithm="dqn"``) takes one gradient step on a batch sampled from the replay buffer.
+
+Seeded lock-step actors: hand ``i`` is played from ``derive_seed(seed, HAND, i)`` with
+agents seeded from it, by :func:`play_hand`, a task of the project's runner
+(:func:`paiju.core.runner.run_tasks`, ``Backend(workers=N)``). Hands come back in any order
+and are consumed in index order, so the transitions -- hence the weights -- do not depend on
+the number of workers (the behaviour is the search, which does not read the network).
+
+Resumable: every ``checkpoint_every`` steps ``OUT/checkpoint.pt`` (atomically replaced)
+holds both networks, the optimizer, the replay buffer with its sampling RNG, torch's RNG,
+the step counter, the position (hand index and transitions of it consumed) and the metrics
+so far; ``--resume`` continues from it and ends with the same weights as an uninterrupted
+run (tested with one and two workers). ``total_steps`` may be raised on resume.
+
+Outputs in ``OUT``: ``metrics.jsonl`` (one JSON line per ``log_every`` steps -- loss, mean Q,
+episode returns -- and per evaluation -- win rate of the network against the search),
+``curve.png``, ``config.json``, ``checkpoint.pt``, ``evals/step-*.pt`` (the network at each
+evaluation) and the final model ``mj-{algorithm}.pt`` (:func:`paiju.algorithms.dqn.save_model`
+with the feature version, the config, the metrics and the command line), which the
+``dqn`` / ``ddqn`` agents load with ``model=PATH``.
+
+torch is imported only by the learner's functions: actor processes start without it.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from paiju.core.agents import AgentSpec
+from paiju.core.errors import ConfigError, CorruptRecordError
+from paiju.core.protocol import play_game
+from paiju.core.rng import derive_seed
+from paiju.core.runner import Backend, Progress, progress_reporter, run_tasks
+from paiju.mahjong import features as F
+from paiju.mahjong.agents import REGISTRY, ExpectimaxAgent
+from paiju.mahjong.game import NUM_PLAYERS, MahjongGame, MahjongObservation, Phase
+from paiju.mahjong.tiles import NUM_KINDS
+
+if TYPE_CHECKING:
+    from paiju.algorithms.dqn import DQNLearner
+
+RUN_FORMAT = "paiju-mj-dqn-run-1"
+ALGORITHMS = ("dqn", "ddqn")
+TRUNKS = ("resnet", "mlp")
+# derive_seed keys: hand i of a run is derive_seed(seed, HAND, i); evaluation wall j EVAL
+HAND, EVAL, SEAT, WALL, EXPLORE = 1, 2, 3, 4, 5
+
+
+# =============================================================================================
+# 1. The configuration
+# =============================================================================================
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything a run depends on. Apart from ``out``, ``total_steps``, ``workers`` and
+    ``curve`` it is the run's identity, checked when a run is resumed."""
+
+    out: str
+    """Run folder."""
+    seed: int = 0
+    algorithm: str = "ddqn"
+    """``ddqn`` (Double DQN targets) or ``dqn``."""
+    trunk: str = "mlp"
+    """``mlp`` on the flat features (the default: the combined agents' leaf model, docs/mahjong.md
+    §13, and 20x faster to train here) or ``resnet`` on the 19x19 planes (the paper's)."""
+    channels: int = 32
+    """ResNet width."""
+    blocks: int = 4
+    """ResNet residual blocks (2 * blocks + 2 layers; the paper's 20 layers: 9 blocks of 64)."""
+    hidden: tuple[int, ...] = (256, 256)
+    """MLP hidden widths."""
+    total_steps: int = 100_000
+    """Transitions (discard decisions) to learn from."""
+    learning_starts: int = 2_000
+    """Transitions in the buffer before the first gradient step."""
+    buffer_size: int = 20_000
+    """Replay buffer capacity (flat float16 features: 7.5 KB a transition)."""
+    batch_size: int = 64
+    lr: float = 2.5e-4
+    gamma: float = 0.99
+    target_sync_every: int = 1_000
+    """Gradient steps between copies of the online network into the target network."""
+    train_every: int = 4
+    """Transitions per gradient step."""
+    grad_clip: float = 10.0
+    shaping: float = 0.1
+    """Weight of the search's value of the chosen discard in each step's reward (the paper: 0.1)."""
+    score_scale: float = 1000.0
+    """Points per unit of reward (1000 = the paper's base payment)."""
+    behaviour: str = "expectimax"
+    """The search every seat acts with (an Expectimax agent spec, without ``depth``)."""
+    behaviour_depth: int = 1
+    """Its depth: 1 while training (cheap: see docs/mahjong.md §12), 2 at play time."""
+    epsilon: float = 0.0
+    """Share of discards played uniformly at random instead of the search's (0: the paper,
+    whose only exploration is the search); the step's shaping stays the recommended move's value."""
+    hands_per_round: int = 64
+    """Hands given to the runner at a time (a worker pool per round)."""
+    workers: int = 1
+    """Actor processes (1: in this process); the result does not depend on it."""
+    checkpoint_every: int = 5_000
+    log_every: int = 1_000
+    eval_every: int = 20_000
+    """Steps between evaluations against the behaviour search (0: none)."""
+    eval_hands: int = 32
+    """Walls per evaluation, each played twice (network in seats 0 and 2, then 1 and 3)."""
+    threads: int = 1
+    """torch threads of the learner."""
+    curve: bool = True
+    """Redraw ``curve.png`` at every checkpoint (a second of matplotlib each)."""
+
+    def identity(self) -> dict[str, Any]:
+        own = {k: v for k, v in asdict(self).items() if k not in ("out", "total_steps", "workers", "curve")}
+        return dict(json.loads(json.dumps(own)))  # tuples as lists: equal after a reload
+
+    def behaviour_spec(self) -> AgentSpec:
+        """The behaviour agent's spec with the training depth."""
+        spec = REGISTRY.resolve(self.behaviour)
+        return AgentSpec(spec.name, {**spec.params, "depth": self.behaviour_depth})
+
+
+_POSITIVE = ("total_steps", "buffer_size", "batch_size", "target_sync_every", "train_every",
+             "hands_per_round", "workers", "checkpoint_every", "log_every", "threads", "channels")
+
+
+def check_config(cfg: TrainConfig) -> None:
+    """Refuse a bad configuration with a :class:`ConfigError` naming the field, before any work."""
+    for name in _POSITIVE:
+        if getattr(cfg, name) < 1:
+            raise ConfigError(f"train-dqn {name}={getattr(cfg, name)} must be at least 1")
+    for name in ("learning_starts", "blocks", "eval_every", "eval_hands", "seed"):
+        if getattr(cfg, name) < 0:
+            raise ConfigError(f"train-dqn {name}={getattr(cfg, name)} must be >= 0")
+    if cfg.algorithm not in ALGORITHMS:
+        raise ConfigError(f"train-dqn algorithm={cfg.algorithm!r}: must be one of {', '.join(ALGORITHMS)}")
+    if cfg.trunk not in TRUNKS:
+        raise ConfigError(f"train-dqn trunk={cfg.trunk!r}: must be one of {', '.join(TRUNKS)}")
+    if any(h < 1 for h in cfg.hidden):
+        raise ConfigError(f"train-dqn hidden={cfg.hidden}: every width must be >= 1")
+    if not 0 <= cfg.gamma <= 1 or cfg.lr <= 0 or cfg.grad_clip <= 0 or cfg.score_scale <= 0:
+        raise ConfigError(
+            f"train-dqn gamma={cfg.gamma} must be in [0, 1], lr={cfg.lr}, grad_clip={cfg.grad_clip} "
+            f"and score_scale={cfg.score_scale} > 0"
+        )
+    if cfg.shaping < 0:
+        raise ConfigError(f"train-dqn shaping={cfg.shaping} must be >= 0")
+    if not 0 <= cfg.epsilon <= 1:
+        raise ConfigError(f"train-dqn epsilon={cfg.epsilon} must be in [0, 1]")
+    if "depth" in REGISTRY.resolve(cfg.behaviour).params:
+        raise ConfigError(f"train-dqn behaviour {cfg.behaviour!r}: give its depth with --behaviour-depth")
+    if not REGISTRY.limits(REGISTRY.resolve(cfg.behaviour).name).get("depth"):
+        raise ConfigError(f"train-dqn behaviour {cfg.behaviour!r} is not an Expectimax (it has no depth)")
+    behaviour_agent(cfg.behaviour_spec(), 0)  # its parameters and ranges, checked by building one
+
+
+def behaviour_agent(spec: AgentSpec, seed: int) -> ExpectimaxAgent:
+    """A seat's search: the registry's agent of ``spec``, which must say what its move is worth."""
+    agent = REGISTRY.make(spec, seed=seed)
+    if not isinstance(agent, ExpectimaxAgent):
+        raise ConfigError(f"train-dqn behaviour {spec}: not an Expectimax agent (no recommended move value)")
+    return agent
+
+
+# =============================================================================================
+# 2. The actors: one hand of four searching seats, every discard recorded
+# =============================================================================================
+@dataclass(frozen=True)
+class HandTask:
+    """Hand ``index`` of a run: what a worker needs to play it (picklable)."""
+
+    index: int
+    seed: int
+    behaviour: AgentSpec
+    epsilon: float = 0.0
+
+
+@dataclass
+class HandExperience:
+    """The discard decisions of one hand, in the order they were made (one row each)."""
+
+    index: int
+    seat: np.ndarray
+    """int64 (n,): the deciding seat."""
+    obs: np.ndarray
+    """float16 (n, FLAT_SIZE): the flat features of its observation."""
+    mask: np.ndarray
+    """bool (n, 34): its legal discards."""
+    action: np.ndarray
+    """int64 (n,): the discard kind the search chose."""
+    value: np.ndarray
+    """float64 (n,): the search's value of that discard, in points (0 when it gave none)."""
+    returns: np.ndarray
+    """float64 (4,): the hand's points per seat."""
+    search_seconds: float = 0.0
+    winners: tuple[int, ...] = ()
+
+
+class _HandLog:
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, np.ndarray, np.ndarray, int, float]] = []
+        self.seconds = 0.0
+
+
+class _RecordingSeat:
+    """A seat of a training hand: plays the search's move and records each discard decision."""
+
+    def __init__(self, search: ExpectimaxAgent, seat: int, log: _HandLog, epsilon: float = 0.0,
+                 seed: int = 0) -> None:
+        self.name = f"train-dqn:{search.name}"
+        self.search, self.seat, self.log = search, seat, log
+        self.epsilon, self.rng = epsilon, np.random.default_rng(seed)
+
+    def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
+        obs: MahjongObservation = observation
+        start = time.perf_counter()
+        action, value = self.search.recommend(obs, legal_actions)
+        self.log.seconds += time.perf_counter() - start
+        if obs.phase == Phase.TURN and action < NUM_KINDS:
+            discards = [a for a in legal_actions if a < NUM_KINDS]
+            if self.epsilon and self.rng.random() < self.epsilon:  # drawn only then: eps=0 draws nothing
+                action = int(discards[int(self.rng.integers(len(discards)))])
+            mask = np.zeros(NUM_KINDS, dtype=np.bool_)
+            mask[discards] = True
+            features = F.encode_flat(obs).astype(np.float16)
+            self.log.rows.append((self.seat, features, mask, action, value or 0.0))
+        return action
+
+
+def play_hand(task: HandTask) -> HandExperience:
+    """Play hand ``task.index`` with four seats of the behaviour search (a runner task)."""
+    log = _HandLog()
+    seats = [_RecordingSeat(behaviour_agent(task.behaviour, derive_seed(task.seed, SEAT, s)), s, log,
+                            task.epsilon, derive_seed(task.seed, EXPLORE, s))
+             for s in range(NUM_PLAYERS)]
+    played = play_game(MahjongGame(), seats, derive_seed(task.seed, WALL))
+    rows = log.rows
+    result = getattr(played.state, "last_result", None)
+    return HandExperience(
+        index=task.index,
+        seat=np.asarray([r[0] for r in rows], dtype=np.int64),
+        obs=np.stack([r[1] for r in rows]) if rows else np.zeros((0, F.FLAT_SIZE), np.float16),
+        mask=np.stack([r[2] for r in rows]) if rows else np.zeros((0, NUM_KINDS), np.bool_),
+        action=np.asarray([r[3] for r in rows], dtype=np.int64),
+        value=np.asarray([r[4] for r in rows], dtype=np.float64),
+        returns=np.asarray(played.state.returns(), dtype=np.float64),
+        search_seconds=log.seconds,
+        winners=tuple(result.winners) if result is not None else (),
+    )
+
+
+class Transitions(NamedTuple):
+    """A hand's transitions, in decision order (what goes into the replay buffer)."""
+
+    obs: np.ndarray
+    action: np.ndarray
+    reward: np.ndarray
+    next_obs: np.ndarray
+    done: np.ndarray
+    next_mask: np.ndarray
+    seat: np.ndarray
+
+
+def hand_transitions(exp: HandExperience, shaping: float, score_scale: float) -> Transitions:
+    """Each decision's transition: the next state is the same seat's next discard decision;
+    its last decision is terminal and also gets the hand's points."""
+    n = len(exp.action)
+    following = np.full(n, -1, dtype=np.int64)
+    later: dict[int, int] = {}
+    for i in range(n - 1, -1, -1):
+        following[i] = later.get(int(exp.seat[i]), -1)
+        later[int(exp.seat[i])] = i
+    done = following < 0
+    nxt = np.maximum(following, 0)
+    reward = shaping * exp.value / score_scale + np.where(done, exp.returns[exp.seat] / score_scale, 0.0)
+    next_obs = np.where(done[:, None], np.float16(0), exp.obs[nxt]) if n else exp.obs
+    next_mask = np.where(done[:, None], False, exp.mask[nxt]) if n else exp.mask
+    return Transitions(exp.obs, exp.action, reward.astype(np.float32), next_obs, done, next_mask, exp.seat)
+
+
+# =============================================================================================
+# 3. Evaluation: the network's greedy discards against the behaviour search, 2 vs 2
+# =============================================================================================
+@dataclass(frozen=True)
+class EvalTask:
+    index: int
+    seed: int
+    network: AgentSpec
+    behaviour: AgentSpec
+
+
+def play_eval_wall(task: EvalTask) -> tuple[int, int, float]:
+    """One wall played twice (network in seats 0, 2 then 1, 3): (network wins, network
+    seat-hands, network points)."""
+    wins, seats_played, points = 0, 0, 0.0
+    for first in (0, 1):
+        net_seats = (first, first + 2)
+        agents = [REGISTRY.make(task.network if s in net_seats else task.behaviour,
+                                seed=derive_seed(task.seed, SEAT, s)) for s in range(NUM_PLAYERS)]
+        played = play_game(MahjongGame(), agents, derive_seed(task.seed, WALL))
+        result = getattr(played.state, "last_result", None)
+        winners = tuple(result.winners) if result is not None else ()
+        returns = played.state.returns()
+        wins += sum(1 for s in net_seats if s in winners)
+        seats_played += len(net_seats)
+        points += sum(returns[s] for s in net_seats)
+    return wins, seats_played, points
+
+
+# =============================================================================================
+# 4. The learner (torch from here on)
+# =============================================================================================
+def build_learner(cfg: TrainConfig) -> DQNLearner:
+    """The (Double) DQN learner of ``cfg``: the network on the planes (ResNet) or the flat
+    features (MLP); the buffer stores the flat float16 features either way."""
+    import torch
+
+    from paiju.algorithms.dqn import DQNConfig, DQNLearner, QNetConfig
+
+    if cfg.trunk == "resnet":
+        net = QNetConfig(input_shape=F.PLANE_SHAPE, num_actions=NUM_KINDS, channels=cfg.channels,
+                         blocks=cfg.blocks)
+
+        def to_planes(x: torch.Tensor) -> torch.Tensor:
+            return torch.from_numpy(F.planes_from_flat(x.numpy()))
+
+        transform: Callable[[torch.Tensor], torch.Tensor] | None = to_planes
+    else:
+        net = QNetConfig(input_shape=(F.FLAT_SIZE,), num_actions=NUM_KINDS, kind="mlp", hidden=cfg.hidden)
+        transform = None
+    dqn = DQNConfig(
+        double=cfg.algorithm == "ddqn", gamma=cfg.gamma, lr=cfg.lr, batch_size=cfg.batch_size,
+        target_sync_every=cfg.target_sync_every, grad_clip=cfg.grad_clip,
+        buffer_capacity=cfg.buffer_size, seed=derive_seed(cfg.seed, 0), threads=cfg.threads,
+    )
+    return DQNLearner(net, dqn, obs_shape=(F.FLAT_SIZE,), obs_dtype=np.float16, transform=transform)
+
+
+PROBE = 256
+"""Mean Q is measured on the buffer's first PROBE transitions (no sampling: the buffer's RNG
+belongs to training)."""
+
+
+def mean_q(learner: DQNLearner) -> float | None:
+    n = min(PROBE, len(learner.buffer))
+    if n == 0:
+        return None
+    learner.online.eval()
+    q = learner.q_values(learner.buffer.obs[:n])
+    taken = q.gather(1, q.new_tensor(learner.buffer.action[:n]).long()[:, None])
+    return float(taken.mean().item())
+
+
+# =============================================================================================
+# 5. The run: position, metrics, checkpoints
+# =============================================================================================
+def _new_tally() -> dict[str, float]:
+    return {"loss": 0.0, "losses": 0, "episodes": 0, "return": 0.0, "shaped": 0.0, "hands": 0, "won": 0,
+            "winners": 0, "winner_return": 0.0,
+            "search_s": 0.0, "searched": 0, "wall_s": 0.0}
+
+
+@dataclass
+class RunState:
+    """Where a run is: saved in every checkpoint."""
+
+    step: int = 0
+    hand: int = 0
+    """The next hand to consume."""
+    consumed: int = 0
+    """Transitions of that hand already consumed (a checkpoint may fall inside a hand)."""
+    hands_done: int = 0
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    tally: dict[str, float] = field(default_factory=_new_tally)
+    """Sums since the latest metrics line."""
+
+
+def checkpoint_path(cfg: TrainConfig) -> Path:
+    return Path(cfg.out) / "checkpoint.pt"
+
+
+def save_checkpoint(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> None:
+    import torch
+
+    from paiju.algorithms.torch_files import save_payload
+
+    save_payload(checkpoint_path(cfg), {
+        "format": RUN_FORMAT, "identity": cfg.identity(), "learner": learner.state_dict(include_buffer=True),
+        "torch_rng": torch.get_rng_state(), "run": asdict(run),
+    })
+
+
+def load_checkpoint(cfg: TrainConfig, learner: DQNLearner) -> RunState:
+    import torch
+
+    from paiju.algorithms.torch_files import load_payload
+
+    state = load_payload(checkpoint_path(cfg), "train-dqn checkpoint", RUN_FORMAT)
+    if state["identity"] != cfg.identity():
+        theirs, ours = state["identity"], cfg.identity()
+        diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+        settings = ", ".join(f"{k}={theirs.get(k)!r}" for k in diff)
+        raise ConfigError(
+            f"{cfg.out} holds a run with other settings ({settings}); "
+            "resume it with the same options or use another --out"
+        )
+    try:
+        learner.load_state_dict(state["learner"])
+        torch.set_rng_state(state["torch_rng"])
+        return RunState(**state["run"])
+    except (KeyError, TypeError, RuntimeError) as err:
+        raise CorruptRecordError(f"{checkpoint_path(cfg)}: not a train-dqn checkpoint ({err})") from None
+
+
+def _log_line(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str, Any]:
+    t = run.tally
+    episodes = int(t["episodes"])
+
+    def per_episode(key: str) -> float | None:
+        return t[key] / episodes if episodes else None
+
+    line = {
+        "kind": "train", "step": run.step, "hands": run.hands_done, "train_steps": learner.steps,
+        "loss": t["loss"] / t["losses"] if t["losses"] else None, "q_mean": mean_q(learner),
+        "episodes": episodes, "episode_return": per_episode("return"),
+        "shaping_return": per_episode("shaped"),
+        # the hand's points sum to zero over the seats: the winners' returns show them
+        "hands_won": t["won"] / t["hands"] if t["hands"] else None,
+        "winner_return": t["winner_return"] / t["winners"] if t["winners"] else None,
+        "buffer": len(learner.buffer),
+        "timing": {
+            "steps_per_s": cfg.log_every / t["wall_s"] if t["wall_s"] > 0 else None,
+            "search_ms_per_step": 1000 * t["search_s"] / t["searched"] if t["searched"] else None,
+        },
+    }
+    run.tally = _new_tally()
+    return line
+
+
+def _evaluate(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str, Any]:
+    from paiju.algorithms.dqn import save_model
+
+    path = Path(cfg.out) / "evals" / f"step-{run.step:09d}.pt"
+    save_model(path, learner.online, model_meta(cfg, run))
+    network = AgentSpec(cfg.algorithm, {"model": str(path), "threads": cfg.threads})
+    tasks = [EvalTask(j, derive_seed(cfg.seed, EVAL, j), network, cfg.behaviour_spec())
+             for j in range(cfg.eval_hands)]
+    totals = [0, 0, 0.0]
+
+    def add(_: int, result: tuple[int, int, float]) -> None:
+        for i, v in enumerate(result):
+            totals[i] += v
+
+    run_tasks(play_eval_wall, tasks, add, backend=Backend(workers=cfg.workers))
+    return {"kind": "eval", "step": run.step, "seat_hands": int(totals[1]),
+            "win_rate": totals[0] / totals[1], "points_per_hand": totals[2] / totals[1],
+            "against": str(cfg.behaviour_spec())}
+
+
+def model_meta(cfg: TrainConfig, run: RunState) -> dict[str, Any]:
+    return {"features": F.FEATURES_VERSION, "algorithm": cfg.algorithm, "config": asdict(cfg),
+            "steps": run.step, "hands": run.hands_done, "command": command_line(cfg),
+            "metrics": [m for m in run.metrics if m["kind"] == "eval"]
+            + [m for m in run.metrics if m["kind"] == "train"][-1:]}
+
+
+def _record_hand(run: RunState, exp: HandExperience, tr: Transitions, score_scale: float) -> None:
+    t = run.tally
+    for s in np.unique(exp.seat):
+        rows = exp.seat == s
+        t["episodes"] += 1
+        t["return"] += float(tr.reward[rows].sum())
+        t["shaped"] += float(tr.reward[rows].sum() - exp.returns[s] / score_scale)
+        if s in exp.winners:
+            t["winners"] += 1
+            t["winner_return"] += float(tr.reward[rows].sum())
+    t["hands"] += 1
+    t["won"] += bool(exp.winners)
+    t["search_s"] += exp.search_seconds
+    t["searched"] += len(exp.action)
+    run.hands_done += 1
+
+
+# =============================================================================================
+# 6. The loop
+# =============================================================================================
+class Trainer:
+    """One run: consumes hands in index order, one transition at a time."""
+
+    def __init__(self, cfg: TrainConfig, learner: DQNLearner, run: RunState,
+                 report: Callable[[int, int], None] | None) -> None:
+        self.cfg, self.learner, self.run, self.report = cfg, learner, run, report
+        self.waiting: dict[int, HandExperience] = {}
+        self.clock = time.perf_counter()
+
+    @property
+    def finished(self) -> bool:
+        return self.run.step >= self.cfg.total_steps
+
+    def take(self, _: int, exp: HandExperience) -> None:
+        """Runner callback: keep ``exp`` until every earlier hand is consumed."""
+        self.waiting[exp.index] = exp
+        while not self.finished and self.run.hand in self.waiting:
+            self.consume(self.waiting.pop(self.run.hand))
+
+    def consume(self, exp: HandExperience) -> None:
+        cfg, run = self.cfg, self.run
+        tr = hand_transitions(exp, cfg.shaping, cfg.score_scale)
+        n = len(tr.action)
+        if n == 0:  # nobody discarded (a win on the first draw): nothing to learn
+            run.hand += 1
+        for i in range(run.consumed, n):
+            if self.finished:
+                return
+            self.learner.buffer.add(tr.obs[i], int(tr.action[i]), float(tr.reward[i]), tr.next_obs[i],
+                                    bool(tr.done[i]), tr.next_mask[i])
+            run.step += 1
+            run.consumed = i + 1
+            if run.consumed == n:
+                _record_hand(run, exp, tr, cfg.score_scale)
+                run.hand, run.consumed = run.hand + 1, 0
+            self.after_step()
+
+    def after_step(self) -> None:
+        cfg, run, learner = self.cfg, self.run, self.learner
+        if run.step >= cfg.learning_starts and run.step % cfg.train_every == 0:
+            run.tally["loss"] += learner.train_step()
+            run.tally["losses"] += 1
+        if run.step % cfg.log_every == 0:
+            now = time.perf_counter()
+            run.tally["wall_s"] += now - self.clock
+            self.clock = now
+            self.log(_log_line(cfg, learner, run))
+        if cfg.eval_every and cfg.eval_hands and run.step % cfg.eval_every == 0:
+            self.log(_evaluate(cfg, learner, run))
+        if run.step % cfg.checkpoint_every == 0:
+            save_checkpoint(cfg, learner, run)
+            if cfg.curve:
+                plot_curve(run.metrics, Path(cfg.out) / "curve.png")
+        if self.report is not None:
+            self.report(run.step, cfg.total_steps)
+
+    def log(self, line: dict[str, Any]) -> None:
+        self.run.metrics.append(line)
+        with (Path(self.cfg.out) / "metrics.jsonl").open("a", encoding="utf-8") as f:
+            f.write(json.dumps(line, sort_keys=True) + "\n")
+
+
+def train(cfg: TrainConfig, *, resume: bool = False, progress: Progress = False) -> dict[str, Any]:
+    """Run (or with ``resume`` continue) training; returns the summary (also the model's meta)."""
+    check_config(cfg)
+    out = Path(cfg.out)
+    if checkpoint_path(cfg).exists() and not resume:
+        raise ConfigError(
+            f"{out} already holds a training run (checkpoint.pt): pass --resume or use another --out"
+        )
+    if resume and not checkpoint_path(cfg).is_file():
+        raise ConfigError(f"--resume: {out} holds no checkpoint.pt to resume from")
+    learner = build_learner(cfg)
+    run = load_checkpoint(cfg, learner) if resume else RunState()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n", encoding="utf-8")
+    # the metrics file is the checkpoint's: lines written after it (an interrupted run) go
+    (out / "metrics.jsonl").write_text("".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics),
+                                       encoding="utf-8")
+    with progress_reporter(progress, cfg.total_steps, run.step, "steps") as report:
+        trainer = Trainer(cfg, learner, run, report)
+        while not trainer.finished:
+            first = run.hand
+            tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon)
+                     for i in range(first, first + cfg.hands_per_round)]
+            run_tasks(play_hand, tasks, trainer.take, backend=Backend(workers=cfg.workers))
+    return _finish(cfg, learner, run)
+
+
+def _finish(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str, Any]:
+    from paiju.algorithms.dqn import save_model
+
+    save_checkpoint(cfg, learner, run)
+    if cfg.curve:
+        plot_curve(run.metrics, Path(cfg.out) / "curve.png")
+    meta = model_meta(cfg, run)
+    path = save_model(Path(cfg.out) / f"mj-{cfg.algorithm}.pt", learner.online, meta)
+    return {**meta, "model": str(path)}
+
+
+# =============================================================================================
+# 7. Learning curve and the command line that reproduces a run
+# =============================================================================================
+def plot_curve(metrics: list[dict[str, Any]], path: Path) -> None:
+    """Loss, mean Q, mean episode return and (when evaluated) the win rate against the search."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    train_lines = [m for m in metrics if m["kind"] == "train"]
+    evals = [m for m in metrics if m["kind"] == "eval"]
+    fig, axes = plt.subplots(1, 4, figsize=(14, 3.2))
+    for ax, key, label in zip(axes, ("loss", "q_mean", "winner_return"),
+                              ("TD loss (MSE)", "mean Q(s, a)", "winners' return"), strict=False):
+        pts = [(m["step"], m[key]) for m in train_lines if m[key] is not None]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
+        ax.set(xlabel="step", title=label)
+    axes[3].plot([m["step"] for m in evals], [m["win_rate"] for m in evals], marker="o")
+    axes[3].set(xlabel="step", title="win rate vs the search")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+_OPTION = {"total_steps": "steps", "buffer_size": "buffer", "batch_size": "batch",
+           "target_sync_every": "target-sync", "checkpoint_every": "checkpoint-every"}
+
+
+def command_line(cfg: TrainConfig) -> str:
+    """The ``paiju mahjong train-dqn`` command of ``cfg`` (options that differ from the defaults)."""
+    words = ["paiju", "mahjong", "train-dqn", "--out", cfg.out]
+    for f in fields(TrainConfig):
+        value = getattr(cfg, f.name)
+        if f.name == "out" or value == f.default:
+            continue
+        text = ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
+        words += [f"--{_OPTION.get(f.name, f.name.replace('_', '-'))}", text]
+    return shlex.join(words)
+
+
+CONFIG_FIELDS = tuple(f.name for f in fields(TrainConfig))
+
+__all__ = [
+    "CONFIG_FIELDS",
+    "EvalTask",
+    "HandExperience",
+    "HandTask",
+    "RunState",
+    "TrainConfig",
+    "Transitions",
+    "build_learner",
+    "check_config",
+    "command_line",
+    "hand_transitions",
+    "play_eval_wall",
+    "play_hand",
+    "plot_curve",
+    "train",
+]

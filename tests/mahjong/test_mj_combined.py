@@ -1,0 +1,336 @@
+"""The combined Expectimax + (Double) DQN (``expectimax-dqn`` / ``expectimax-ddqn``).
+
+Every expectation is computed here independently of the search: k from the paper's formula
+by hand, Q-values by calling the network on positions built in this file (``own_turn`` +
+``encode_flat``), and the root values by a brute-force expectimax written from the tree's
+definition (docs/mahjong.md §10, §13).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from paiju.algorithms.dqn import QNetConfig, QNetwork, save_model, seeded_network
+from paiju.core.agents import keyword_defaults
+from paiju.core.errors import ConfigError
+from paiju.core.protocol import play_game
+from paiju.mahjong import features as F
+from paiju.mahjong.agents import REGISTRY, GreedyAgent
+from paiju.mahjong.agents.combined import CombinedAgent, CombinedSearch
+from paiju.mahjong.config import TaiTable
+from paiju.mahjong.game import NUM_PLAYERS, MahjongGame, MahjongObservation, Phase
+from paiju.mahjong.scoring import WinContext, payment_amount, score_win
+from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType, parse_counts
+
+GAME = MahjongGame()
+
+
+# ---- networks and positions ---------------------------------------------------------------------
+def _save(path: Path, net: QNetwork, features: str = F.FEATURES_VERSION) -> str:
+    return str(save_model(path, net, {"features": features}))
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("combined")
+    random_net = seeded_network(QNetConfig((F.FLAT_SIZE,), NUM_KINDS, kind="mlp", hidden=(16,)), 7)
+    # Q(s, a) = a for every s: zero head weights, bias = the kind index, so the top-k
+    # discards of a node are its k highest held kinds
+    ranked = seeded_network(QNetConfig((F.FLAT_SIZE,), NUM_KINDS, kind="mlp", hidden=(4,)), 0)
+    with torch.no_grad():
+        ranked.head.weight.zero_()
+        ranked.head.bias.copy_(torch.arange(NUM_KINDS, dtype=torch.float32))
+    return {"random": _save(root / "random.pt", random_net), "ranked": _save(root / "ranked.pt", ranked)}
+
+
+def _net(path: str) -> QNetwork:
+    from paiju.algorithms.dqn import load_model
+
+    return load_model(path)[0]
+
+
+def _dealer_turn(seed: int = 3, **changes: Any) -> MahjongObservation:
+    """A real observation (the dealer's first turn), with ``changes`` applied."""
+    state = GAME.new_hand(seed=seed)
+    obs = state.observation(state.current_player())
+    assert obs.phase == Phase.TURN
+    return dataclasses.replace(obs, **changes)
+
+
+def _turn_positions(count: int, seed: int) -> list[tuple[MahjongObservation, list[int]]]:
+    """Turn decisions with a discard due (>= 2 choices) from seeded greedy play."""
+    out: list[tuple[MahjongObservation, list[int]]] = []
+
+    def collect(state: Any, player: int) -> None:
+        if player >= 0 and len(out) < count:
+            obs, legal = state.observation(player), state.legal_actions()
+            mid_hand = len(obs.discards[player]) >= 2
+            if obs.phase == Phase.TURN and sum(a < NUM_KINDS for a in legal) > 1 and mid_hand:
+                out.append((obs, list(legal)))
+
+    hand = 0
+    while len(out) < count:
+        play_game(GAME, [GreedyAgent() for _ in range(NUM_PLAYERS)], seed + hand, before_move=collect)
+        hand += 1
+    return out
+
+
+def _position(obs: MahjongObservation, hand: Sequence[int], discards: Sequence[int],
+              draws: Sequence[int]) -> MahjongObservation:
+    """The position after own in-tree ``discards`` / ``draws``, built here from the definition:
+    the river grows by each discard (摸打 when it is the tile drawn just before it), the wall
+    by four tiles per own draw, the last draw is the tile just drawn (none at a leaf)."""
+    p = obs.player
+    river = list(obs.discards[p])
+    flags = list(obs.discards_drawn[p])
+    before = obs.drawn
+    for i, k in enumerate(discards):
+        river.append((k, -1))
+        flags.append(k == before)
+        before = draws[i] if i < len(draws) else -1
+    pos = F.own_turn(obs, hand, obs.melds[p], river, flags, obs.live_tiles - 4 * len(draws))
+    at_max_node = len(draws) == len(discards) and draws
+    return dataclasses.replace(pos, drawn=draws[-1]) if at_max_node else pos
+
+
+def _q(net: QNetwork, position: MahjongObservation) -> np.ndarray:
+    with torch.no_grad():
+        out: np.ndarray = net(torch.from_numpy(F.encode_flat(position)[None]))[0].numpy()
+    return out
+
+
+def _top_k(q: np.ndarray, hand: Sequence[int], k: int) -> set[int]:
+    held = sorted((k_ for k_ in range(NUM_KINDS) if hand[k_]), key=lambda x: (-q[x], x))
+    return set(held[:k])
+
+
+def _k(hand: Sequence[int], alpha: float) -> int:
+    return min(math.ceil(alpha * sum(hand)), sum(1 for c in hand if c))
+
+
+# ---- pruning -----------------------------------------------------------------------------------
+# 11223m345p67p19s11z55z7z: 17 tiles, 13 kinds (1m 2m 3m 3p 4p 5p 6p 7p 1s 9s 1z 5z 7z).
+# k = min(ceil(alpha x 17), 13): alpha 0.1 -> 2, 0.2 -> 4, 0.5 -> 9, 0.6 -> 11, 0.8 -> 13 (ceil 13.6
+# = 14 capped by the 13 kinds). With Q = kind index the kept ones are the highest kinds:
+# 7z 5z | 1z 9s | 1s 7p 6p 5p 4p | 3p 3m | 2m 1m.
+HAND_17 = "11223m345p67p19s11z55z7z"
+KEPT_17 = {
+    0.1: "5z7z", 0.2: "9s1z5z7z", 0.5: "456p7p19s1z5z7z", 0.6: "3m3456p7p19s1z5z7z",
+    0.8: "123m34567p19s1z5z7z",
+}
+
+
+# 1199m23p5s1234567z after an exposed 8s pung: 14 tiles, 12 kinds; k = min(ceil(alpha x 14), 12):
+# alpha 0.3 -> 5, 0.6 -> 9 (ceil 8.4), 0.9 -> 12 (ceil 12.6 = 13, capped: every discard).
+HAND_14 = "1199m23p5s1234567z"
+KEPT_14 = {0.3: "34567z", 0.6: "3p5s1234567z", 0.9: "19m23p5s1234567z"}
+
+
+@pytest.mark.parametrize(("hand", "alpha", "kept", "k"), [
+    *((HAND_17, a, KEPT_17[a], k) for a, k in ((0.1, 2), (0.2, 4), (0.5, 9), (0.6, 11), (0.8, 13))),
+    *((HAND_14, a, KEPT_14[a], k) for a, k in ((0.3, 5), (0.6, 9), (0.9, 12))),
+])
+def test_root_keeps_the_hand_checked_k_of_highest_q(
+    models: dict[str, str], hand: str, alpha: float, kept: str, k: int
+) -> None:
+    obs = _dealer_turn(hand=tuple(parse_counts(hand)), live_tiles=40)
+    if hand == HAND_14:
+        pung = (Meld(MeldType.PUNG, 25, 25, (obs.player + 1) % 4),)  # 8s
+        melds = tuple(pung if seat == obs.player else () for seat in range(NUM_PLAYERS))
+        obs = dataclasses.replace(obs, melds=melds)
+    agent = CombinedAgent(model=models["ranked"], alpha=alpha, depth=1)
+    values = agent.discard_values(obs)
+    expected = [x for x in range(NUM_KINDS) if parse_counts(kept)[x]]
+    assert sorted(values) == expected and len(expected) == k
+
+
+def test_every_max_node_keeps_k_by_q_and_a_decision_takes_few_forwards(models: dict[str, str]) -> None:
+    net = _net(models["random"])
+    agent = REGISTRY.make(f"expectimax-ddqn:model={models['random']}")
+    assert isinstance(agent, CombinedAgent) and (agent.depth, agent.alpha) == (2, 0.6)
+    checked = deep = 0
+    for obs, legal in _turn_positions(3, seed=40):
+        before = agent.model.forwards
+        values = agent.discard_values(obs, [a for a in legal if a < NUM_KINDS])
+        assert agent.model.forwards - before <= agent.depth + 1  # one pass per layer + the leaves
+        search = agent.last_search
+        assert isinstance(search, CombinedSearch) and values
+        for (hand, discards, draws), kept in list(search.expanded.items())[::7]:
+            q = _q(net, obs if not discards else _position(obs, hand, discards, draws))
+            assert len(kept) == _k(hand, 0.6)
+            assert set(kept) == _top_k(q, hand, len(kept))
+            checked += 1
+            deep += bool(discards)
+    assert checked > 20 and deep > 15
+
+
+def test_leaf_values_are_max_q_of_the_leaf_position(models: dict[str, str]) -> None:
+    net = _net(models["random"])
+    agent = CombinedAgent(model=models["random"], alpha=0.4, depth=2)
+    obs, legal = _turn_positions(1, seed=41)[0]
+    action, value = agent.recommend(obs, legal)  # the trainer's interface: the move and its value
+    assert value == max(agent.last_values.values()) == agent.last_values[action]
+    search = agent.last_search
+    assert search is not None and len(search.leaves) > 50
+    for leaf, leaf_value in list(zip(search.leaves, agent.last_leaf_values, strict=True))[::11]:
+        q = _q(net, _position(obs, leaf.hand, leaf.discards, leaf.draws))
+        expected = max(q[k] for k in range(NUM_KINDS) if leaf.hand[k])
+        assert leaf_value == pytest.approx(expected, rel=1e-5, abs=1e-6)
+
+
+# ---- the tree ----------------------------------------------------------------------------------
+def _complete(hand: list[int], need_pair: bool = True) -> bool:
+    """Sets (and one pair) only: an independent decomposition of a concealed hand."""
+    i = next((k for k in range(NUM_KINDS) if hand[k]), -1)
+    if i < 0:
+        return not need_pair
+    if need_pair and hand[i] >= 2:
+        hand[i] -= 2
+        ok = _complete(hand, False)
+        hand[i] += 2
+        if ok:
+            return True
+    if hand[i] >= 3:
+        hand[i] -= 3
+        ok = _complete(hand, need_pair)
+        hand[i] += 3
+        if ok:
+            return True
+    if i < 27 and i % 9 <= 6 and hand[i + 1] and hand[i + 2]:
+        for d in (0, 1, 2):
+            hand[i + d] -= 1
+        ok = _complete(hand, need_pair)
+        for d in (0, 1, 2):
+            hand[i + d] += 1
+        return ok
+    return False
+
+
+def _self_draw_points(obs: MahjongObservation, hand: list[int], melds: tuple[Meld, ...], tile: int) -> float:
+    score = score_win(hand, melds, WinContext(tile, True, obs.seat_wind, obs.round_wind), obs.config)
+    return float(sum(
+        payment_amount(score, dealer_involved=obs.player == obs.dealer or p == obs.dealer,
+                       continuation=obs.continuation, config=obs.config)
+        for p in range(NUM_PLAYERS) if p != obs.player
+    ))
+
+
+def brute_force(obs: MahjongObservation, net: QNetwork, depth: int, rival: float) -> dict[int, float]:
+    """Every discard, every draw (weighted by the unseen copies), a self-drawn win at its score,
+    the hand going on with chance ``1 - rival`` per go-around, max Q at ``depth`` discards."""
+    melds = tuple(obs.melds[obs.player])
+    wins = 0
+
+    def leaf(hand: list[int], discards: list[int], draws: list[int]) -> float:
+        q = _q(net, _position(obs, hand, discards, draws))
+        return float(max(q[k] for k in range(NUM_KINDS) if hand[k]))
+
+    def max_values(
+        hand: list[int], unseen: list[int], discards: list[int], draws: list[int]
+    ) -> dict[int, float]:
+        out = {}
+        for k in [k for k in range(NUM_KINDS) if hand[k]]:
+            after = list(hand)
+            after[k] -= 1
+            path = [*discards, k]
+            out[k] = leaf(after, path, draws) if len(path) >= depth else chance(after, unseen, path, draws)
+        return out
+
+    def chance(hand: list[int], unseen: list[int], discards: list[int], draws: list[int]) -> float:
+        nonlocal wins
+        acc = 0.0
+        for t in range(NUM_KINDS):
+            if not unseen[t]:
+                continue
+            drawn = list(hand)
+            drawn[t] += 1
+            if _complete(list(drawn)):
+                wins += 1
+                acc += unseen[t] * _self_draw_points(obs, drawn, melds, t)
+            else:
+                rest = list(unseen)
+                rest[t] -= 1
+                acc += unseen[t] * max(max_values(drawn, rest, discards, [*draws, t]).values())
+        return (1 - rival) * acc / sum(unseen)
+
+    values = max_values(list(obs.hand), list(obs.unseen_counts()), [], [])
+    assert wins > 0  # the position reaches real wins inside the tree
+    return values
+
+
+def test_full_width_root_values_equal_a_brute_force_expectimax(models: dict[str, str]) -> None:
+    # four exposed wind pungs and 234m 5p 6s: discarding 6s waits on 5p (a pair), so wins occur
+    seat = _dealer_turn()
+    melds = tuple(Meld(MeldType.PUNG, 27 + i, 27 + i, (seat.player + 1) % 4) for i in range(4))
+    all_melds = tuple(melds if s == seat.player else () for s in range(NUM_PLAYERS))
+    obs = dataclasses.replace(seat, hand=tuple(parse_counts("234m5p6s")), melds=all_melds, live_tiles=40)
+    agent = CombinedAgent(model=models["random"], alpha=1.0, depth=2, ron_rate=0.0, exact_leaves=True)
+    values = agent.discard_values(obs)
+    assert agent.last_search is not None
+    expected = brute_force(obs, _net(models["random"]), 2, agent.last_search.rival)
+    assert set(values) == set(expected) == {k for k in range(NUM_KINDS) if obs.hand[k]}
+    for k, v in expected.items():
+        assert values[k] == pytest.approx(v, rel=1e-5, abs=1e-4)
+
+
+# ---- play ---------------------------------------------------------------------------------------
+class _Checked:
+    """The combined agent, checked against the claim rule on every decision but its discards."""
+
+    def __init__(self, agent: CombinedAgent) -> None:
+        self.agent, self.rule, self.name = agent, GreedyAgent(defence=True), agent.name
+        self.searched = 0
+
+    def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
+        action = self.agent.act(observation, legal_actions)
+        ruled = self.rule.act(observation, legal_actions)
+        if observation.phase != Phase.TURN or ruled >= NUM_KINDS:
+            assert action == ruled
+        else:
+            self.searched += sum(a < NUM_KINDS for a in legal_actions) > 1
+        return action
+
+
+def test_every_decision_is_legal_under_non_default_rules(models: dict[str, str]) -> None:
+    game = MahjongGame(flowers=True, min_tai=2, multi_ron="head_bump", ligu=True, tai=TaiTable(single_wait=4))
+    seats = [
+        _Checked(REGISTRY.make(f"expectimax-ddqn:model={models['random']},alpha=0.4")),
+        GreedyAgent(),
+        _Checked(REGISTRY.make(f"expectimax-dqn:model={models['random']},depth=1,alpha=1.0")),
+        GreedyAgent(),
+    ]
+    played = play_game(game, seats, 5)  # the loop checks every move is legal
+    assert played.state.is_terminal() and played.error is None
+    assert all(s.searched > 5 for s in seats if isinstance(s, _Checked))
+
+
+def test_specs_refuse_bad_models_and_parameters(models: dict[str, str], tmp_path: Path) -> None:
+    old = _save(tmp_path / "old.pt", seeded_network(QNetConfig((F.FLAT_SIZE,), NUM_KINDS, kind="mlp"), 0),
+                features="mj-features-0")
+    with pytest.raises(ConfigError, match="features 'mj-features-0'"):
+        REGISTRY.make(f"expectimax-ddqn:model={old}")
+    shipped = r"expectimax-dqn: no shipped model \(paiju/mahjong/models/mj-dqn\.pt"
+    with pytest.raises(ConfigError, match=shipped):
+        REGISTRY.make("expectimax-dqn")
+    with pytest.raises(ConfigError, match="does not exist"):
+        REGISTRY.make(f"expectimax-ddqn:model={tmp_path / 'missing.pt'}")
+    with pytest.raises(ConfigError, match="alpha"):
+        REGISTRY.make(f"expectimax-ddqn:model={models['random']},alpha=0")
+    with pytest.raises(ConfigError, match="depth"):
+        CombinedAgent(model=models["random"], depth=0)
+    with pytest.raises(ConfigError, match="network 'sarsa'"):
+        CombinedAgent(model=models["random"], network="sarsa")
+
+
+def test_registry_defaults_are_the_agent_class_defaults() -> None:
+    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate")
+    for name in ("expectimax-dqn", "expectimax-ddqn"):
+        assert REGISTRY.describe()[name][0] == keyword_defaults(CombinedAgent, *names)
