@@ -328,6 +328,20 @@ ROWS: list[tuple[list[str], int, str]] = [
      "above the maximum 1"),
     (["mahjong", "train-dqn", "--out", "{missing}", "--behaviour-depth", "4"], 2, "'--behaviour-depth'"),
     (["mahjong", "train-dqn", "--out", "{missing}", "--workers", "0"], 2, "'--workers'"),
+    # --- mahjong bot / referee (issue 19) -------------------------------------------------
+    (["mahjong", "bot", "--agent", "nosuch"], 2, "unknown mahjong agent 'nosuch'"),
+    (["mahjong", "bot", "--agent", "expectimax:depth=9"], 2, "above the maximum 3"),
+    (["mahjong", "bot", "--seed", NEG], 2, "'--seed'"),
+    (["mahjong", "referee", "--bots", "a", "b", "c"], 2, "name 4 bot commands, got 3"),
+    (["mahjong", "referee"], 2, "Missing option '--bots'"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", "d", "--hands", "0"], 2, "'--hands' / '-n'"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", "d", "-t", "0"], 2, "'--time-limit' / '-t'"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", "'d"], 2, "bot command \"'d\": No closing quotation"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", ""], 2, "empty bot command"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", "d", "-o", "mode=game"], 2, "plays hand by hand"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", "d", "-o", "nosuch=1"], 2, "no option 'nosuch'"),
+    (["mahjong", "referee", "--bots", "a", "b", "c", "d", "--record", "{file}"], 2,
+     "is a file, not a folder"),
 ]
 
 

@@ -17,6 +17,7 @@ from paiju.cli.validate import (
     agents_help,
     mahjong_hand,
     output_dir,
+    output_file,
 )
 
 app = typer.Typer(no_args_is_help=True)
@@ -502,3 +503,116 @@ def train_dqn_command(
     if last.get("loss") is not None:
         console.print(f"last loss {last['loss']:.4f}, mean Q {last['q_mean']:.3f}", markup=False)
 
+
+@app.command("bot", cls=LimitsHelpCommand)
+def bot_command(
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent", "-a", help=agents_help("The agent spec, e.g. greedy or expectimax:depth=1.", "mahjong")
+        ),
+    ] = "greedy",
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Seed of the agent.")] = 0,
+) -> None:
+    """Play a paiju agent as a program of paiju's mahjong line protocol (docs/mahjong-protocol.md):
+    referee messages on standard input, one answer line per /ask on standard output."""
+    import sys
+
+    from paiju.interop.mahjong_protocol import MahjongBot
+
+    agent_line_up(agent, _registry(), expected=1, option="--agent")
+    MahjongBot.from_spec(agent, seed=seed).serve(sys.stdin, sys.stdout)
+
+
+def _registry() -> Any:
+    from paiju.mahjong.agents import REGISTRY
+
+    return REGISTRY
+
+
+@app.command("referee")
+def referee_command(
+    bots: Annotated[
+        list[str],
+        typer.Option("--bots", help="Four bot command lines (seats 0-3), e.g. 'paiju mahjong bot'."),
+    ],
+    extra: Annotated[
+        list[str] | None, typer.Argument(help="The other three bot commands.", show_default=False)
+    ] = None,
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=100_000, help="Hands to play.")] = 4,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the walls (hand i: the arena's deal i).")
+    ] = 0,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", "-t", min=0.01, max=600, help="Seconds per answer.")
+    ] = 5.0,
+    options: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as KEY=VALUE (as in paiju arena), repeatable."),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record", parser=output_dir, help="Record the hands here (Parquet; see paiju records)."
+        ),
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print every hand and the report as JSON.")
+    ] = False,
+    transcript: Annotated[
+        Path | None,
+        typer.Option(
+            "--transcript", parser=output_file, help="Write every line sent and answered ('SEAT > LINE')."
+        ),
+    ] = None,
+) -> int:
+    """Referee four bot programs through paiju's mahjong line protocol, hand after hand.
+
+    Seat i is bot i; the dealer moves on by the engine's rule. A bot that crashes, times out,
+    answers garbage or an illegal move forfeits the hand (docs/mahjong-protocol.md).
+    """
+    from rich.table import Table
+
+    from paiju.cli.validate import game_options
+    from paiju.core.errors import ConfigError
+    from paiju.interop.mahjong_protocol import Transcript, run_referee, write_transcript
+    from paiju.mahjong.game import MahjongGame
+
+    commands = [*bots, *(extra or [])]
+    if len(commands) != 4:
+        raise ConfigError(f"--bots: name 4 bot commands, got {len(commands)}")
+    rules = MahjongGame(**game_options("mahjong", options)).config
+    if rules.mode != "hand":
+        raise ConfigError("--option mode=game: the referee plays hand by hand (mode=hand)")
+    lines: Transcript | None = [] if transcript is not None else None
+    try:
+        played, stats, draws = run_referee(
+            commands, hands, seed, time_limit=time_limit, rules=rules, out_dir=record, transcript=lines
+        )
+    finally:
+        if transcript is not None and lines is not None:
+            write_transcript(lines, transcript)
+    if json_out:
+        print_json({"hands": [h.as_dict() for h in played], "report": [s.as_dict() for s in stats],
+                    "exhaustive_draw_rate": draws.as_dict()})
+        return 0
+    table = Table(title=f"mahjong referee: {hands} hands, seed {seed}")
+    for col in ("seat", "bot", "hands", "win rate (95% CI)", "points / hand (95% CI)", "forfeits"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for s in stats:
+        wr, pt = s.win_rate, s.points
+        table.add_row(
+            str(s.seat), s.bot, str(s.hands),
+            f"{100 * wr.value:.1f}% [{100 * wr.low:.1f}, {100 * wr.high:.1f}]",
+            f"{pt.value:+.0f} ± {pt.half_width:.0f}", str(s.forfeits),
+        )
+    console.print(table)
+    dr = draws
+    console.print(f"exhaustive draws: {100 * dr.value:.1f}% [{100 * dr.low:.1f}, {100 * dr.high:.1f}]")
+    for h in played:
+        if h.forfeit:
+            f = h.forfeit
+            console.print(f"hand {h.index}: seat {f['seat']} lost by forfeit: {f['reason']}", markup=False)
+    if record is not None:
+        console.print(f"records: {record}", markup=False)
+    return 0

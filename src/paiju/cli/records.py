@@ -246,6 +246,8 @@ def replay_command(
             f"{folder} holds imported games ({config.get('source')}); only games paiju played "
             "(arena, self-play) carry the seeds a replay needs"
         )
+    if isinstance(config, dict) and config.get("kind") == "mahjong-referee":
+        from paiju.interop.mahjong_protocol import replay_records as replay_check  # bots' moves replayed
     checks = replay_check(folder, _indices(indices, folder))
     if json_out:
         print_json([c.__dict__ for c in checks])

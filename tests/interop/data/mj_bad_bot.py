@@ -1,0 +1,40 @@
+"""A protocol bot that plays like discard_drawn.sh, then misbehaves at its first claim ask.
+
+Modes: crash (exit 3), sleep (never answers), garbage (answers nonsense), illegal (claims a
+win it was not offered), chatty (writes a line nobody asked for), good (never
+misbehaves). Standard library only, so it starts in milliseconds.
+"""
+
+import sys
+import time
+
+mode = sys.argv[1]
+drawn = ""
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    verb = words[0]
+    if verb == "/start":
+        print("ready bad-bot-" + mode, flush=True)
+    elif verb == "/initCard":
+        drawn = [t for t in words[1:] if not t.endswith("f")][-1]
+    elif verb == "/mo" and not words[1].endswith("f"):
+        drawn = words[1]
+        if mode == "chatty":
+            print("I drew " + drawn, flush=True)
+    elif verb == "/ask" and words[1] == "throw":
+        print("throw " + drawn, flush=True)
+    elif verb == "/ask":
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "sleep":
+            time.sleep(60)
+        if mode == "garbage":
+            print("hello referee", flush=True)
+        elif mode == "illegal":
+            print("win" if "win" not in words else "kong", flush=True)
+        else:
+            print("pass", flush=True)
+    elif verb == "/quit":
+        break
