@@ -41,8 +41,13 @@ def test_checkpoint_round_trip(tmp_path: Path) -> None:
     assert path.stat().st_size < 5_000_000
 
 
-def test_missing_broken_or_mismatched_models_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="model=PATH is required"):
+def test_missing_broken_or_mismatched_models_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import paiju.yuxi.agents.az as az
+
+    monkeypatch.setattr(az, "SHIPPED_MODEL", tmp_path / "not-shipped.pt")
+    with pytest.raises(ConfigError, match="no shipped model"):
         YuxiAZAgent(model="")
     with pytest.raises(ConfigError, match="does not exist"):
         YuxiAZAgent(model=str(tmp_path / "none.pt"))

@@ -148,6 +148,12 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest"], 2, "give two deck keys"),
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest,nope"], 2, "no deck 'nope'"),
     (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),
+    # --- yuxi match --------------------------------------------------------------------
+    (["yuxi", "match", "greedy"], 2, "Missing argument"),
+    (["yuxi", "match", "greedy", "nosuch"], 2, "unknown yuxi agent 'nosuch'"),
+    (["yuxi", "match", "greedy", "random", "--pairs", "0"], 2, "'--pairs'"),
+    (["yuxi", "match", "greedy", "random", "--decks", "a,b,c"], 2, "give two deck keys"),
+    (["yuxi", "match", "greedy", "az:model={missing}"], 2, "does not exist"),
     # --- yuxi cards --------------------------------------------------------------------
     (["yuxi", "cards", "--cards-file", "{missing}"], 2, "does not exist"),
     (["yuxi", "cards", "--decks-file", "{dir}"], 2, "is a folder, not a file"),

@@ -507,6 +507,22 @@ def cards(
     console.print(out)
 
 
+def _rooms(
+    boards: str, decks: str | None, die: bool, cards_file: Path | None, decks_file: Path | None
+) -> Any:
+    """The rooms of --boards / --decks (a fixed pair SEAT0,SEAT1, or None: drawn per game)."""
+    from paiju.yuxi.training import YuxiRooms
+
+    pair = None
+    if decks is not None:
+        names = _deck_pool(decks) or []
+        if len(names) != 2:
+            raise ConfigError(f"--decks {decks!r}: give two deck keys, SEAT0,SEAT1")
+        pair = (names[0], names[1])
+    return YuxiRooms(boards=tuple(_boards(boards)), decks=pair, die_bonus=die,
+                     cards_file=_file(cards_file), decks_file=_file(decks_file))
+
+
 @app.command("train-az", cls=LimitsHelpCommand)
 def train_az(
     out_dir: Annotated[
@@ -562,16 +578,8 @@ def train_az(
 
     from paiju.algorithms.alphazero.selfplay import SearchSettings
     from paiju.algorithms.alphazero.train import TrainConfig, train
-    from paiju.yuxi.training import YuxiRooms
 
-    pair = None
-    if decks is not None:
-        names = _deck_pool(decks) or []
-        if len(names) != 2:
-            raise ConfigError(f"--decks {decks!r}: give two deck keys, SEAT0,SEAT1")
-        pair = (names[0], names[1])
-    rooms = YuxiRooms(boards=tuple(_boards(boards)), decks=pair, die_bonus=die,
-                      cards_file=_file(cards_file), decks_file=_file(decks_file))
+    rooms = _rooms(boards, decks, die, cards_file, decks_file)
     config = TrainConfig(
         seed=seed, iterations=iterations, games_per_iteration=games,
         search=SearchSettings(simulations=simulations, temperature_moves=temperature_moves),
@@ -590,3 +598,38 @@ def train_az(
     train(config, rooms, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
           meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()}, on_iteration=report)
     console.print(f"model: {out_dir / 'model.pt'} (play it with az:model={out_dir / 'model.pt'})")
+
+
+@app.command("match", cls=LimitsHelpCommand)
+def match(
+    agent_a: Annotated[str, typer.Argument(help=agents_help("Agent spec A.", "yuxi"))],
+    agent_b: Annotated[str, typer.Argument(help="Agent spec B.")],
+    pairs: Annotated[
+        int, typer.Option("--pairs", min=1, max=MAX_YUXI_GAMES, help="Seat-swapped pairs (2 games each).")
+    ] = 50,
+    boards: BoardsOpt = "3x3,4x4,6x4",
+    decks: Annotated[
+        str | None, typer.Option("--decks", help="Two deck keys SEAT0,SEAT1; default: drawn per pair.")
+    ] = None,
+    die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A against B on seat-swapped pairs (same room and deal, each seat once), rooms drawn per pair."""
+    from paiju.yuxi.training import match_pairs
+
+    rooms = _rooms(boards, decks, die, None, None)
+    result = match_pairs(agent_a, agent_b, rooms, pairs, seed, backend=Backend(workers=workers, ray=ray),
+                         progress=not as_json)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    table = Table(title=f"{agent_a} vs {agent_b}: score of A (win 1, draw 0.5), 95% interval over pairs")
+    for col in ("board", "score", "95% interval", "pairs"):
+        table.add_column(col)
+    for board in [*result.boards(), None]:
+        e = result.score(board)
+        table.add_row(board or "all", f"{e.value:.3f}", f"[{e.low:.3f}, {e.high:.3f}]", str(e.n))
+    console.print(table)

@@ -4,12 +4,18 @@
 * ``greedy``: the one-ply heuristic of :mod:`paiju.yuxi.agents.greedy`;
 * ``mcts:simulations=N,seconds=S,c=C,reuse=B,eval=rollout|heuristic``: determinized UCT, the
   game-agnostic :class:`paiju.algorithms.mcts.MCTSAgent` (:mod:`paiju.yuxi.agents.search`),
-  with random playouts or the heuristic leaf value.
+  with random playouts or the heuristic leaf value;
+* ``az:model=PATH,simulations=N,c=C,batch=B``: AlphaZero, network-guided PUCT from a checkpoint
+  (:mod:`paiju.yuxi.agents.az`; without ``model`` the shipped one, docs/alphazero.md).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
+from paiju.core.protocol import Agent
+from paiju.core.rng import SeedLike
 from paiju.yuxi.agents.greedy import GreedyAgent, game_for, position_value
 from paiju.yuxi.agents.search import EVALS, HeuristicEvaluator, YuxiMCTSAgent
 
@@ -30,6 +36,25 @@ REGISTRY.register(
     "(the greedy position value at the leaves); seconds=0: no time limit",
     limits={"simulations": (0, 20000), "seconds": (0.0, 60.0), "c": (0.0, 100.0)},
     choices={"eval": EVALS},
+)
+
+
+
+def _az(seed: SeedLike = None, **params: Any) -> Agent:
+    """The AlphaZero agent; torch is imported only when one is built."""
+    from paiju.yuxi.agents.az import YuxiAZAgent
+
+    return YuxiAZAgent(seed, **params)
+
+
+REGISTRY.register(
+    "az",
+    _az,
+    {"model": "", "simulations": 200, "c": 2.0, "batch": 8},
+    "AlphaZero: determinized PUCT guided by a policy/value network, the swap by the value head "
+    "(model = a checkpoint path; empty: the shipped one)",
+    limits={"simulations": (1, 20000), "c": (0.0, 100.0), "batch": (1, 256)},
+    file_params=("model",),
 )
 
 __all__ = ["REGISTRY", "GreedyAgent", "HeuristicEvaluator", "YuxiMCTSAgent", "game_for", "position_value"]

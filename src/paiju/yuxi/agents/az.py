@@ -13,6 +13,7 @@ fingerprint differs from the room's table is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from paiju.algorithms.alphazero import NetworkEvaluator
@@ -28,6 +29,8 @@ from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiObservation
 from paiju.yuxi.phases import PH_SWAP
 
 MAX_BATCH = 256
+SHIPPED_MODEL = Path(__file__).resolve().parents[1] / "models" / "az.pt"
+"""The shipped AlphaZero model (``paiju/yuxi/models/az.pt``), used when no ``model`` is given."""
 
 
 class YuxiAZAgent:
@@ -44,9 +47,12 @@ class YuxiAZAgent:
         name: str | None = None,
     ) -> None:
         if not model:
-            raise ConfigError(
-                "yuxi az: model=PATH is required (an AlphaZero checkpoint; see docs/alphazero.md)"
-            )
+            if not SHIPPED_MODEL.is_file():
+                raise ConfigError(
+                    f"yuxi az: no shipped model ({SHIPPED_MODEL} is missing); give model=PATH "
+                    "(an AlphaZero checkpoint; see docs/alphazero.md)"
+                )
+            model = str(SHIPPED_MODEL)
         if simulations < 1 or not 1 <= batch <= MAX_BATCH or not c >= 0:
             raise ConfigError(
                 f"yuxi az: simulations={simulations} must be >= 1, "
