@@ -11,7 +11,7 @@ from pathlib import Path
 
 ORDER = [
     "ddz-engine", "arena", "ddz-split", "tagger", "ddz-agents", "ddz-selfplay", "botzone", "dih",
-    "dih-validation", "mahjong-engine", "mahjong", "mahjong-expectimax", "mcts", "yuxi", "alphazero",
+    "dih-validation", "mahjong-engine", "mahjong", "mahjong-expectimax", "mahjong-dqn", "mcts", "yuxi", "alphazero",
     "web", "first-call",
 ]
 

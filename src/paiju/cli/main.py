@@ -25,8 +25,10 @@ from paiju.core.errors import PaijuError
 # builds `ddz`), and everything for `paiju --help` or a name it does not know.
 GROUPS: dict[str, tuple[str, str]] = {
     "ddz": ("paiju.cli.ddz", "Dou Dizhu: moves, deals, games, hand splitting, self-play, the tagger."),
-    "mahjong": ("paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, arena."),
-    "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance."),
+    "mahjong": (
+        "paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, train-dqn, bot, referee."
+    ),
+    "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance, match, train-az."),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
     "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),
