@@ -348,6 +348,16 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["mahjong", "referee", "--bots", "a", "b", "c", "d", "-o", "nosuch=1"], 2, "no option 'nosuch'"),
     (["mahjong", "referee", "--bots", "a", "b", "c", "d", "--record", "{file}"], 2,
      "is a file, not a folder"),
+    # --- arena --match (issue 14: full mahjong matches) ------------------------------------
+    (["arena", "-g", "mahjong", "-a", "greedy,random", "--match", "south"], 2,
+     "--match 'south': say east, east-south, full or a number of rounds 1..4"),
+    (["arena", "-g", "mahjong", "-a", "greedy,random", "--match", "5"], 2, "a number of rounds 1..4"),
+    (["arena", "-g", "mahjong", "-a", "greedy,random", "--match", "east", "-o", "rounds=2"], 2,
+     "--match sets the option(s) rounds"),
+    (["arena", "-g", "mahjong", "-a", "greedy,random", "--match", "east", "-o", "mode=hand"], 2,
+     "give --match or --option, not both"),
+    ([*ARENA, "--match", "east"], 2, "--match is for mahjong"),
+    (["arena", "-g", "mahjong", "-a", "greedy,random", "--match"], 2, "'--match' requires an argument"),
 ]
 
 

@@ -51,6 +51,14 @@ def arena(
             "die_bonus=false, swaps=false, decks=a,b (see docs/arena.md).",
         ),
     ] = None,
+    match: Annotated[
+        str | None,
+        typer.Option(
+            "--match",
+            help="mahjong: one arena game = a whole match of rounds (圈) with 連莊, reported per match: "
+            "east (one 東風 round), east-south, full (東南西北), or a number of rounds 1..4.",
+        ),
+    ] = None,
     workers: Annotated[
         int, typer.Option(min=1, max=MAX_WORKERS, help="Worker processes (results identical to 1).")
     ] = 1,
@@ -81,6 +89,13 @@ def arena(
     from paiju.core.runner import Backend
 
     game_options = validate_game_options(game, options)
+    if match is not None:
+        from paiju.core.errors import ConfigError
+        from paiju.mahjong.full_match import match_options
+
+        if game != "mahjong":
+            raise ConfigError(f"--match is for mahjong (rounds and 連莊), not {game!r}")
+        game_options = match_options(match, game_options)
     report = run_arena(
         game, split_agents(agents), games, seed, fmt=fmt, out_dir=record,
         progress=progress and not json_out, game_options=game_options,
@@ -95,5 +110,10 @@ def arena(
         "WP counts a game as won when the agent's points are > 0 (a draw counts half); ADP is mean "
         "points per game; duplicate score = points per deal summed over its line-ups."
     )
+    if report.game_summary is not None:
+        console.print(
+            "In match mode each game is a whole match: WP and ADP are per match; a match is won by "
+            "the agent whose seats total the most points."
+        )
     if record is not None:
         console.print(f"records: {record} (run {report.run_id})")

@@ -43,7 +43,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -461,6 +461,23 @@ class DecisionTimes:
                 "p95_ms": self.p95_ms}
 
 
+class GameSummary(Protocol):
+    """A game's own figures over the arena's rows (its ``summarize_arena(rows, labels)`` hook;
+    e.g. mahjong matches: hands per match, match wins)."""
+
+    @property
+    def name(self) -> str:
+        """Key of the summary in the report's JSON."""
+
+    @property
+    def unit(self) -> str:
+        """What one arena game is (``matches``), for the titles."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+    def table(self) -> Any: ...
+
+
 @dataclass
 class ArenaReport:
     """WP and ADP per agent and role, duplicate scores, and decision times."""
@@ -478,6 +495,7 @@ class ArenaReport:
     paired_difference: Estimate | None = None
     timing: list[DecisionTimes] = field(default_factory=list)
     out_dir: str | None = None
+    game_summary: GameSummary | None = None
 
     def stats(self, agent: str, role: str = "all") -> RoleStats:
         for s in self.roles:
@@ -486,7 +504,7 @@ class ArenaReport:
         raise KeyError(f"no statistics for agent {agent!r} in role {role!r}")
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "game": self.game,
             "format": self.fmt,
             "agents": self.agents,
@@ -502,12 +520,16 @@ class ArenaReport:
             "decision_time": [t.as_dict() for t in self.timing],
             "records": self.out_dir,
         }
+        if self.game_summary is not None:
+            out[self.game_summary.name] = self.game_summary.as_dict()
+        return out
 
     def tables(self) -> list[Any]:
         """Rich tables: per agent and role; duplicate scores; decision times."""
         from rich.table import Table
 
-        title = f"{self.game}, {self.fmt}: {self.n_games} games, {self.n_deals} deals, seed {self.seed}"
+        unit = "games" if self.game_summary is None else self.game_summary.unit
+        title = f"{self.game}, {self.fmt}: {self.n_games} {unit}, {self.n_deals} deals, seed {self.seed}"
         main = Table(title=title)
         for col in ("agent", "role", "games", "WP (95% CI)", "draws", "ADP (95% CI)"):
             main.add_column(col, justify="left" if col in ("agent", "role") else "right")
@@ -534,6 +556,8 @@ class ArenaReport:
             for t in self.timing:
                 tt.add_row(t.agent, str(t.decisions), f"{t.median_ms:.3f}", f"{t.p95_ms:.3f}")
             out.append(tt)
+        if self.game_summary is not None:
+            out.append(self.game_summary.table())
         return out
 
 
@@ -571,9 +595,11 @@ def summarize(
     paired: Estimate | None = None
     if len(setup.lineups) > 1:
         duplicate, paired = _duplicate_estimates(per_deal, len(setup.lineups), labels)
+    hook = getattr(setup.game, "summarize_arena", None)  # a game's own figures (mahjong matches)
     return ArenaReport(
         setup.entry.name, setup.fmt, labels, list(setup.specs), seed, setup.run_id, len(rows), len(per_deal),
         _role_stats(rows, labels), duplicate, paired, _decision_times(rows, labels), out_dir,
+        None if hook is None else hook(rows, labels),
     )
 
 
@@ -673,6 +699,8 @@ def run_arena(
     if out_dir is None:
         rows = result.rows or []
     else:
-        table = read_records(out_dir, columns=_REPORT_COLUMNS)
+        # the game's own summary reads the game-specific column too
+        extra = ("extra",) if hasattr(setup.game, "summarize_arena") else ()
+        table = read_records(out_dir, columns=[*_REPORT_COLUMNS, *extra])
         rows = [r for r in table.to_pylist() if r["run_id"] == result.run_id and r["game_index"] < n_games]
     return summarize(rows, setup, seed, None if out_dir is None else str(out_dir))

@@ -1268,6 +1268,15 @@ class MahjongGame:
             "extra": {"walls": walls, "hands": hands, "mode": cfg.mode},
         }
 
+    def summarize_arena(self, rows: Sequence[dict[str, Any]], labels: Sequence[str]) -> Any:
+        """The arena's game-specific summary (``paiju.core.arena.summarize``): in game mode the
+        per-match figures (:class:`paiju.mahjong.full_match.MatchSummary`); None for single hands."""
+        if self.config.mode != "game":
+            return None
+        from paiju.mahjong.full_match import summarize_matches
+
+        return summarize_matches(rows, labels, self.config.rounds)
+
     def sample_state(self, observation: MahjongObservation, rng: np.random.Generator) -> MahjongState:
         """A full state consistent with ``observation``: the unseen tiles redealt at random.
 
