@@ -154,6 +154,10 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "match", "greedy", "random", "--pairs", "0"], 2, "'--pairs'"),
     (["yuxi", "match", "greedy", "random", "--decks", "a,b,c"], 2, "give two deck keys"),
     (["yuxi", "match", "greedy", "az:model={missing}"], 2, "does not exist"),
+    (["yuxi", "ladder", "greedy"], 2, "at least two distinct agent specs"),
+    (["yuxi", "ladder", "greedy;nosuch"], 2, "unknown yuxi agent 'nosuch'"),
+    (["yuxi", "ladder", "greedy;random", "--pairs", "0"], 2, "'--pairs'"),
+    (["yuxi", "ladder", "greedy;random", "--out-dir", "{file}"], 2, "is a file, not a folder"),
     # --- yuxi cards --------------------------------------------------------------------
     (["yuxi", "cards", "--cards-file", "{missing}"], 2, "does not exist"),
     (["yuxi", "cards", "--decks-file", "{dir}"], 2, "is a folder, not a file"),

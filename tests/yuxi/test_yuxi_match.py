@@ -40,3 +40,21 @@ def test_swapping_the_agents_mirrors_the_score() -> None:
 def test_bad_specs_fail_before_any_game() -> None:
     with pytest.raises(ConfigError, match="unknown yuxi agent"):
         match_pairs("greedy", "nosuch", YuxiRooms(), 2, seed=0)
+
+
+def test_a_ladder_rates_by_the_matches_it_played() -> None:
+    import math
+
+    from paiju.yuxi.training import run_ladder
+
+    ladder = run_ladder(["random", "mcts:simulations=8", "greedy"], YuxiRooms(boards=("3x3",)), 3, seed=2)
+    assert [(m.a, m.b) for m in ladder.matches] == [
+        ("random", "mcts:simulations=8"), ("random", "greedy"), ("mcts:simulations=8", "greedy")
+    ]
+    assert ladder.ratings[0].value == 0.0
+    # each matchup's pairs are the pair matches of that matchup's seed, played again here
+    again = match_pairs("random", "greedy", YuxiRooms(boards=("3x3",)), 3, seed=derive_seed(2, 1))
+    assert again.pairs == ladder.matches[1].pairs
+    assert "| `greedy` |" in ladder.markdown() and math.isfinite(ladder.ratings[1].value)
+    with pytest.raises(ConfigError, match="two distinct"):
+        run_ladder(["greedy", "greedy"], YuxiRooms(), 1, seed=0)

@@ -633,3 +633,51 @@ def match(
         e = result.score(board)
         table.add_row(board or "all", f"{e.value:.3f}", f"[{e.low:.3f}, {e.high:.3f}]", str(e.n))
     console.print(table)
+
+
+@app.command("ladder", cls=LimitsHelpCommand)
+def ladder(
+    agents: Annotated[
+        str,
+        typer.Argument(
+            help=agents_help("Agent specs separated by ';' (the first is the Elo anchor, 0).", "yuxi")
+        ),
+    ],
+    pairs: Annotated[
+        int, typer.Option("--pairs", min=1, max=MAX_YUXI_GAMES, help="Seat-swapped pairs per matchup.")
+    ] = 10,
+    boards: BoardsOpt = "3x3,4x4,6x4",
+    die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out-dir", parser=output_dir, help="Write ladder.md, ladder.json and ladder.png here."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A round robin of agents on seat-swapped pairs and their Elo ratings with 95% intervals."""
+    import json
+
+    from paiju.yuxi.training import run_ladder
+
+    specs = [s.strip() for s in agents.split(";") if s.strip()]
+    result = run_ladder(specs, _rooms(boards, None, die, None, None), pairs, seed,
+                        backend=Backend(workers=workers, ray=ray), progress=not as_json)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "ladder.md").write_text(result.markdown(), encoding="utf-8")
+        (out_dir / "ladder.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+        result.plot(out_dir / "ladder.png")
+    if as_json:
+        print_json(result.to_dict())
+        return
+    table = Table(title=f"Elo (anchor {specs[0]} = 0), {pairs} pairs per matchup")
+    for col in ("agent", "Elo", "95% interval", "games"):
+        table.add_column(col)
+    for spec, r in sorted(zip(specs, result.ratings, strict=True), key=lambda x: -x[1].value):
+        table.add_row(spec, f"{r.value:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]", str(r.n))
+    console.print(table)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -57,3 +58,76 @@ def mean_ci(values: Sequence[float]) -> Estimate:
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = Z95 * math.sqrt(var / n)
     return Estimate(mean, mean - half, mean + half, n)
+
+
+ELO_SCALE = 400.0 / math.log(10.0)
+"""Elo points per unit of Bradley-Terry log-strength (400 points: 10-to-1 odds)."""
+
+
+def elo_ratings(
+    results: Sequence[tuple[int, int, float, float]], players: int, anchor: int = 0
+) -> list[Estimate]:
+    """Elo ratings with 95% intervals from head-to-head results, by maximum likelihood of the
+    Bradley-Terry model ``P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400))``.
+
+    ``results`` holds ``(i, j, score of i, games)`` per matchup (a draw counts half). Player
+    ``anchor`` is fixed at 0; the intervals are from the observed Fisher information with the
+    anchor held (so they say how well each is placed relative to the anchor). ``n`` of an
+    estimate is the games the player took part in. A player who won or lost everything has
+    no finite maximum: its rating is clipped at ±1,500 and its interval is infinite.
+    """
+    import numpy as np
+    from scipy.optimize import minimize  # imported here: most reports need neither
+
+    free = [p for p in range(players) if p != anchor]
+    where = {p: k for k, p in enumerate(free)}
+
+    def strengths(x: Any) -> list[float]:
+        out = [0.0] * players
+        for p, k in where.items():
+            out[p] = float(x[k])
+        return out
+
+    def nll(x: Any) -> tuple[float, Any]:
+        r = strengths(x)
+        value, grad = 0.0, np.zeros(len(free))
+        for i, j, s, n in results:
+            d = r[i] - r[j]
+            p = 1.0 / (1.0 + math.exp(-d))
+            value -= s * math.log(max(p, 1e-300)) + (n - s) * math.log(max(1.0 - p, 1e-300))
+            g = n * p - s  # d(-loglik)/d(r_i)
+            if i in where:
+                grad[where[i]] += g
+            if j in where:
+                grad[where[j]] -= g
+        return value, grad
+
+    limit = 1500.0 / ELO_SCALE
+    fit = minimize(nll, [0.0] * len(free), jac=True, method="L-BFGS-B", bounds=[(-limit, limit)] * len(free))
+    r = strengths(fit.x)
+    info = np.zeros((len(free), len(free)))
+    games = [0.0] * players
+    for i, j, _, n in results:
+        p = 1.0 / (1.0 + math.exp(-(r[i] - r[j])))
+        w = n * p * (1.0 - p)
+        games[i] += n
+        games[j] += n
+        for a, b, sign in ((i, i, 1), (j, j, 1), (i, j, -1), (j, i, -1)):
+            if a in where and b in where:
+                info[where[a], where[b]] += sign * w
+    try:
+        cov = np.linalg.inv(info)
+        se = [math.sqrt(max(cov[k, k], 0.0)) for k in range(len(free))]
+    except np.linalg.LinAlgError:
+        se = [math.inf] * len(free)
+    out = []
+    for p in range(players):
+        elo = r[p] * ELO_SCALE
+        if p == anchor:
+            out.append(Estimate(0.0, 0.0, 0.0, int(games[p])))
+            continue
+        half = Z95 * se[where[p]] * ELO_SCALE
+        if abs(r[p]) >= limit * 0.999:
+            half = math.inf
+        out.append(Estimate(elo, elo - half, elo + half, int(games[p])))
+    return out

@@ -190,3 +190,75 @@ def match_pairs(
         size=lambda t: 2 * len(t.pairs),
     )
     return MatchResult(a, b, [r for i in range(len(tasks)) for r in found[i]])
+
+
+@dataclass
+class Ladder:
+    """A round robin of agent specs on seat-swapped pairs and the Elo ratings it gives
+    (anchored at the first spec, 0)."""
+
+    specs: list[str]
+    matches: list[MatchResult]
+    ratings: list[Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "anchor": self.specs[0],
+            "ratings": [
+                {"agent": s, "elo": r.as_dict()} for s, r in zip(self.specs, self.ratings, strict=True)
+            ],
+            "matches": [m.to_dict() for m in self.matches],
+        }
+
+    def markdown(self) -> str:
+        lines = ["| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
+        order = sorted(range(len(self.specs)), key=lambda k: -self.ratings[k].value)
+        for k in order:
+            r = self.ratings[k]
+            lines.append(f"| `{self.specs[k]}` | {r.value:+.0f} | [{r.low:+.0f}, {r.high:+.0f}] | {r.n} |")
+        lines += ["", "| A | B | score of A | 95% interval | pairs |", "|---|---|---|---|---|"]
+        for m in self.matches:
+            e = m.score()
+            lines.append(f"| `{m.a}` | `{m.b}` | {e.value:.3f} | [{e.low:.3f}, {e.high:.3f}] | {e.n} |")
+        return "\n".join(lines) + "\n"
+
+    def plot(self, path: Any) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        order = sorted(range(len(self.specs)), key=lambda k: self.ratings[k].value)
+        values = [self.ratings[k].value for k in order]
+        err = [
+            [v - max(self.ratings[k].low, -2000) for k, v in zip(order, values, strict=True)],
+            [min(self.ratings[k].high, 2000) - v for k, v in zip(order, values, strict=True)],
+        ]
+        fig, ax = plt.subplots(figsize=(7, 0.5 * len(order) + 1.2))
+        ax.barh(range(len(order)), values, xerr=err, color="#4a7ab5", capsize=3)
+        ax.set_yticks(range(len(order)), [self.specs[k] for k in order], fontsize=7)
+        ax.set_xlabel(f"Elo (anchor {self.specs[0]} = 0), 95% intervals")
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+
+
+def run_ladder(
+    specs: list[str], rooms: YuxiRooms, pairs: int, seed: int, backend: Any = None, progress: Any = False
+) -> Ladder:
+    """Every two of ``specs`` play ``pairs`` seat-swapped pairs (matchup ``m`` from
+    ``derive_seed(seed, m)``); Elo by Bradley-Terry maximum likelihood
+    (:func:`paiju.core.stats.elo_ratings`)."""
+    from paiju.core.errors import ConfigError
+    from paiju.core.rng import derive_seed
+    from paiju.core.stats import elo_ratings
+
+    if len(specs) < 2 or len(set(specs)) != len(specs):
+        raise ConfigError(f"a ladder needs at least two distinct agent specs, got {specs}")
+    matches, results = [], []
+    matchups = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    for m, (i, j) in enumerate(matchups):
+        result = match_pairs(specs[i], specs[j], rooms, pairs, derive_seed(seed, m), backend, progress)
+        matches.append(result)
+        results.append((i, j, 2 * pairs * result.score().value, 2.0 * pairs))
+    return Ladder(specs, matches, elo_ratings(results, len(specs), anchor=0))
