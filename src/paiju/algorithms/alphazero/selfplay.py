@@ -75,8 +75,8 @@ class SearchSettings:
 
 
 @dataclass
-class GameSamples:
-    """The samples of one self-play game, as flat arrays (cheap to pickle and to store).
+class SampleArrays:
+    """Training samples as flat arrays (cheap to pickle, to store and to draw batches from).
 
     Sample ``i`` has input ``planes[i]``, ``vector[i]``, value target ``values[i]`` (the
     final returns rotated so index 0 is the encoded seat), and policy entries
@@ -90,11 +90,17 @@ class GameSamples:
     policy_first: np.ndarray
     policy_second: np.ndarray
     policy_prob: np.ndarray
-    returns: list[float] = field(default_factory=list)
-    decisions: int = 0
 
     def __len__(self) -> int:
         return len(self.values)
+
+
+@dataclass
+class GameSamples(SampleArrays):
+    """The samples of one self-play game, its final returns and its number of moves."""
+
+    returns: list[float] = field(default_factory=list)
+    decisions: int = 0
 
 
 @dataclass

@@ -42,6 +42,7 @@ from paiju.algorithms.alphazero.checkpoint import save_checkpoint
 from paiju.algorithms.alphazero.net import AZNet, NetConfig
 from paiju.algorithms.alphazero.selfplay import (
     GameSamples,
+    SampleArrays,
     SearchSettings,
     SelfPlayTask,
     Setup,
@@ -118,20 +119,8 @@ class TrainConfig:
         return cls(**values)
 
 
-@dataclass
-class Replay:
-    """The samples of the last iterations, concatenated (what minibatches are drawn from)."""
-
-    planes: np.ndarray
-    vector: np.ndarray
-    values: np.ndarray
-    offsets: np.ndarray
-    policy_first: np.ndarray
-    policy_second: np.ndarray
-    policy_prob: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.values)
+Replay = SampleArrays
+"""The samples of the last iterations, concatenated (what minibatches are drawn from)."""
 
 
 def train(
