@@ -544,6 +544,9 @@ def train_az(
         int, typer.Option("--temperature-moves", min=0, max=1_000,
                           help="Decisions of a game (both seats) played by sampling the visit counts.")
     ] = 8,
+    c: Annotated[
+        float, typer.Option("--c", min=0.0, max=100.0, help="PUCT exploration constant of self-play.")
+    ] = 2.0,
     boards: BoardsOpt = "3x3",
     decks: Annotated[
         str | None,
@@ -582,7 +585,7 @@ def train_az(
     rooms = _rooms(boards, decks, die, cards_file, decks_file)
     config = TrainConfig(
         seed=seed, iterations=iterations, games_per_iteration=games,
-        search=SearchSettings(simulations=simulations, temperature_moves=temperature_moves),
+        search=SearchSettings(simulations=simulations, c=c, temperature_moves=temperature_moves),
         channels=channels, blocks=blocks, hidden=hidden, steps_per_iteration=steps, batch_size=batch_size,
         window=window, lr=lr,
     )
