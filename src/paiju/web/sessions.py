@@ -294,6 +294,9 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
                 continue
             # a request may tune its own agent, not the server process or its files
             registry.check_shared(registry.resolve(spec), spec)
+            # built once here, so an agent that cannot exist (a learned agent whose model is not
+            # shipped) is refused when the game is asked for, not at its first move
+            registry.make(spec, seed=0)
 
     def agent(self, seat: int) -> Agent[DecisionT]:
         agent = self._agents.get(seat)

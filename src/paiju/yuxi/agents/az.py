@@ -49,7 +49,7 @@ class YuxiAZAgent:
         if not model:
             if not SHIPPED_MODEL.is_file():
                 raise ConfigError(
-                    f"yuxi az: no shipped model ({SHIPPED_MODEL} is missing); give model=PATH "
+                    "yuxi az: no shipped model (paiju/yuxi/models/az.pt is not there yet); give model=PATH "
                     "(an AlphaZero checkpoint; see docs/alphazero.md)"
                 )
             model = str(SHIPPED_MODEL)
