@@ -26,6 +26,7 @@ SELECT = ["dih", "select", "--pool"]
 DISTS = ["dih", "dists", "--out", "{missing}"]
 ARENA = ["arena", "-g", "doudizhu", "-a", "rule,random"]
 MJ_ARENA = ["mahjong", "arena", "-a", "greedy,random"]
+SUP = ["mahjong", "train-supervised", "--data", "{junk}", "--model", "mlp", "--out", "{dir}"]
 
 # (argv with {placeholders}, expected exit code, fragment of the one stderr line)
 # placeholders: {file} an existing file, {dir} an existing empty folder, {missing} a path that
@@ -362,6 +363,27 @@ ROWS: list[tuple[list[str], int, str]] = [
      "give --match or --option, not both"),
     ([*ARENA, "--match", "east"], 2, "--match is for mahjong"),
     (["arena", "-g", "mahjong", "-a", "greedy,random", "--match"], 2, "'--match' requires an argument"),
+    # --- mahjong discard-data / train-supervised (issue 18: the supervised baselines) ----------
+    (["mahjong", "discard-data", "--out", "{missing}.parquet", "--hands", "0"], 2, "'--hands' / '-n'"),
+    (["mahjong", "discard-data", "--out", "{missing}.parquet", "-a", "nosuch"], 2,
+     "unknown mahjong agent 'nosuch'"),
+    (["mahjong", "discard-data", "--out", "{missing}.parquet", "-a", "expectimax:depth=9"], 2,
+     "above the maximum 3"),
+    (["mahjong", "discard-data", "--out", "{dir}"], 2, "is a folder, not a file"),
+    (["mahjong", "discard-data", "--out", "{under_file}"], 2, "is a file, not a folder"),
+    (["mahjong", "discard-data", "--out", "{file}"], 2, "already exists"),
+    (["mahjong", "discard-data", "--out", "{missing}.parquet", "--workers", "0"], 2, "'--workers'"),
+    (["mahjong", "train-supervised", "--model", "mlp", "--out", "{missing}"], 2, "Missing option '--data'"),
+    (["mahjong", "train-supervised", "--data", "{missing}", "--model", "mlp", "--out", "{dir}"], 2,
+     "does not exist"),
+    ([*SUP[:5], "vit", *SUP[6:]], 2, "model='vit'"),
+    (SUP, 2, "not a Parquet discard-data file"),
+    (["mahjong", "train-supervised", "--data", "{junk}", "--model", "mlp", "--out", "{file}"], 2,
+     "is a file, not a folder"),
+    ([*SUP, "--resume"], 2, "holds no checkpoint.pt"),
+    ([*SUP, "--validation", "0.6", "--test", "0.6"], 2, "sum below 1"),
+    ([*SUP, "--epochs", "0"], 2, "'--epochs'"),
+    ([*SUP, "--hidden", "64,x"], 2, "--hidden '64,x'"),
 ]
 
 

@@ -15,6 +15,7 @@ from paiju.cli.validate import (
     LimitsHelpCommand,
     agent_line_up,
     agents_help,
+    input_file,
     mahjong_hand,
     output_dir,
     output_file,
@@ -616,3 +617,88 @@ def referee_command(
     if record is not None:
         console.print(f"records: {record}", markup=False)
     return 0
+
+
+@app.command("discard-data", cls=LimitsHelpCommand)
+def discard_data_command(
+    out: Annotated[Path, typer.Option("--out", "-o", parser=output_file, help="The Parquet file to write.")],
+    agent: Annotated[
+        str, typer.Option("--agent", "-a", help=agents_help("The expert agent of all four seats.", "mahjong"))
+    ] = "expectimax",
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    workers: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same rows with any).")] = 1,
+    chunk: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Hands per chunk file (the unit of resume).")
+    ] = 64,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play seeded hands of four expert seats and write one row per discard decision
+    (features, legal discards, the discard; docs/mahjong.md §14). Run again with the same
+    arguments to resume an interrupted job."""
+    from paiju.mahjong.discard_data import DataConfig, generate
+
+    summary = generate(DataConfig(out=str(out), agent=agent, hands=hands, seed=seed, workers=workers,
+                                  chunk=chunk), progress=not json_out)
+    if json_out:
+        print_json(summary)
+        return
+    cost = summary["cost"]
+    console.print(
+        f"{summary['rows']} discard decisions of {hands} hands of {summary['agent']}: {out} "
+        f"({cost['hands_per_s']:.2f} hands/s, {cost['cpu_s_per_hand']:.2f} CPU s per hand)", markup=False,
+    )
+
+
+@app.command("train-supervised")
+def train_supervised_command(
+    data: Annotated[
+        Path, typer.Option("--data", "-d", parser=input_file, help="The discard-data Parquet file.")
+    ],
+    model: Annotated[str, typer.Option("--model", "-m", help="linear, svm, mlp, cnn, densenet or resnet.")],
+    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder.")],
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the run in --out from its last checkpoint.")
+    ] = False,
+    epochs: Annotated[int, typer.Option(min=1, max=100_000)] = 10,
+    batch: Annotated[int, typer.Option(min=1, max=65_536)] = 256,
+    lr: Annotated[float, typer.Option(min=1e-7, max=1.0)] = 1e-3,
+    weight_decay: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.0,
+    hidden: Annotated[str, typer.Option(help="MLP hidden widths, comma-separated.")] = "256,256",
+    channels: Annotated[int, typer.Option(min=1, max=256, help="CNN / ResNet width, DenseNet stem.")] = 32,
+    blocks: Annotated[
+        int, typer.Option(min=0, max=20, help="ResNet blocks, CNN pairs of convolutions, DenseNet layers.")
+    ] = 2,
+    growth: Annotated[int, typer.Option(min=1, max=256, help="DenseNet growth per layer.")] = 16,
+    validation: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for validation.")] = 0.1,
+    test: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for the test.")] = 0.1,
+    threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON (no progress bar).")
+    ] = False,
+) -> None:
+    """Train a supervised discard model on an expert's decisions (resumable; docs/mahjong.md §14).
+
+    Writes OUT/mj-sup-MODEL.pt (play it with the agent spec supervised:model=PATH), metrics.jsonl,
+    curve.png, config.json, summary.json (the test accuracy) and checkpoint.pt.
+    """
+    from paiju.mahjong.train_supervised import SupervisedConfig, train
+
+    config = SupervisedConfig(
+        data=str(data), out=str(out), model=model, seed=seed, epochs=epochs, batch_size=batch, lr=lr,
+        weight_decay=weight_decay, hidden=_widths(hidden), channels=channels, blocks=blocks, growth=growth,
+        validation=validation, test=test, threads=threads,
+    )
+    summary = train(config, resume=resume, progress=not json_out)
+    if json_out:
+        print_json(summary)
+        return
+    last = summary["metrics"][-1]
+    console.print(
+        f"{summary['model']}: {summary['epochs']} epochs, "
+        f"validation accuracy {100 * last['validation_accuracy']:.1f}%, "
+        f"test accuracy {100 * summary['test_accuracy']:.1f}% on {summary['data']['test_rows']} decisions of "
+        f"{summary['data']['hands']['test']} held-out hands (a random legal discard: "
+        f"{100 * summary['test_chance_accuracy']:.1f}%); model {summary['model_file']}", markup=False,
+    )

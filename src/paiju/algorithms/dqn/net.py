@@ -10,7 +10,9 @@ ResNet layout (``kind="resnet"``): a 3×3 stem convolution to ``channels``, ``bl
 residual blocks of two 3×3 convolutions (optional batch norm), a 1×1 convolution to
 ``head_channels``, then the linear head over the flattened cells; ``2 * blocks + 2`` weight
 layers in all (the 1×1 reduction counted with the head), so :meth:`QNetConfig.paper`
-(9 blocks of 64 channels) has the paper's 20.
+(9 blocks of 64 channels) has the paper's 20. For the supervised baselines: ``cnn`` is the
+same layout with plain blocks (no skip connections) and ``densenet`` a stem, ``blocks`` dense
+3×3 layers adding ``growth`` channels each, and the 1×1 reduction.
 Illegal actions are masked by the caller's boolean mask (:func:`masked_argmax`,
 :func:`masked_max`): a masked action is never picked, whatever its value.
 """
@@ -25,7 +27,9 @@ from torch import nn
 
 from paiju.core.errors import ConfigError
 
-KINDS = ("resnet", "mlp")
+KINDS = ("resnet", "mlp", "cnn", "densenet")
+PLANE_KINDS = ("resnet", "cnn", "densenet")
+"""The kinds that take planes ``(C, H, W)``; ``mlp`` takes a vector."""
 
 
 @dataclass(frozen=True)
@@ -33,11 +37,15 @@ class QNetConfig:
     """Shape of a :class:`QNetwork`.
 
     Attributes:
-        input_shape: ``(C, H, W)`` for ``resnet``, ``(features,)`` for ``mlp``.
+        input_shape: ``(C, H, W)`` for ``resnet`` / ``cnn`` / ``densenet``, ``(features,)`` for ``mlp``.
         num_actions: outputs, one per action.
-        kind: ``resnet`` (convolutional) or ``mlp``.
-        channels: ResNet width.
-        blocks: residual blocks (two convolutions each).
+        kind: ``resnet`` (convolutional, residual), ``cnn`` (the same layers without the skip
+            connections), ``densenet`` (each 3×3 layer sees the concatenation of all earlier
+            ones) or ``mlp``.
+        channels: ResNet / CNN width; a DenseNet's stem width.
+        blocks: residual blocks (two convolutions each); a CNN's pairs of plain convolutions;
+            a DenseNet's dense layers.
+        growth: channels each DenseNet layer adds.
         head_channels: 1×1 convolution channels before the linear head (keeps the head small).
         batch_norm: batch norm after each convolution (off by default: a Q-target network
             and single-position inference then need no batch statistics).
@@ -52,16 +60,17 @@ class QNetConfig:
     head_channels: int = 4
     batch_norm: bool = False
     hidden: tuple[int, ...] = (256, 256)
+    growth: int = 16
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ConfigError(f"Q-network kind={self.kind!r}: must be one of {', '.join(KINDS)}")
-        want = 3 if self.kind == "resnet" else 1
+        want = 3 if self.kind in PLANE_KINDS else 1
         if len(self.input_shape) != want or min(self.input_shape, default=0) < 1:
             raise ConfigError(
                 f"Q-network input_shape={self.input_shape}: a {self.kind} takes {want} positive sizes"
             )
-        for name in ("num_actions", "channels", "head_channels"):
+        for name in ("num_actions", "channels", "head_channels", "growth"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"Q-network {name}={getattr(self, name)} must be >= 1")
         if self.blocks < 0:
@@ -77,8 +86,10 @@ class QNetConfig:
     @property
     def layers(self) -> int:
         """Weight layers: the stem, two per block and the head (its 1×1 reduction counted with it)."""
-        if self.kind == "resnet":
+        if self.kind in ("resnet", "cnn"):
             return 2 * self.blocks + 2
+        if self.kind == "densenet":
+            return self.blocks + 2
         return len(self.hidden) + 1
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,6 +147,61 @@ class ResNetTrunk(nn.Module):
         return y.flatten(1)
 
 
+class PlainBlock(nn.Module):
+    """Two 3×3 convolutions, no skip connection (the plain CNN's block)."""
+
+    def __init__(self, channels: int, batch_norm: bool) -> None:
+        super().__init__()
+        self.layers = nn.Sequential(
+            nn.Conv2d(channels, channels, 3, padding=1, bias=not batch_norm),
+            nn.BatchNorm2d(channels) if batch_norm else nn.Identity(), nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1, bias=not batch_norm),
+            nn.BatchNorm2d(channels) if batch_norm else nn.Identity(), nn.ReLU(),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y: torch.Tensor = self.layers(x)
+        return y
+
+
+class ConvTrunk(ResNetTrunk):
+    """The ResNet trunk with plain blocks: the paper's CNN baseline at the same depth."""
+
+    def __init__(self, config: QNetConfig) -> None:
+        super().__init__(config)
+        bn = config.batch_norm
+        self.blocks = nn.Sequential(*(PlainBlock(config.channels, bn) for _ in range(config.blocks)))
+
+
+class DenseTrunk(nn.Module):
+    """A DenseNet trunk: a 3×3 stem, ``blocks`` 3×3 layers each adding ``growth`` channels
+    computed from all the channels before it, a 1×1 reduction; ``(B, head_channels * H * W)``."""
+
+    def __init__(self, config: QNetConfig) -> None:
+        super().__init__()
+        c, h, w = config.input_shape
+        bn = config.batch_norm
+        self.stem = nn.Sequential(nn.Conv2d(c, config.channels, 3, padding=1), nn.ReLU())
+        width = config.channels
+        layers: list[nn.Module] = []
+        for _ in range(config.blocks):
+            layers.append(nn.Sequential(
+                nn.BatchNorm2d(width) if bn else nn.Identity(),
+                nn.Conv2d(width, config.growth, 3, padding=1), nn.ReLU(),
+            ))
+            width += config.growth
+        self.layers = nn.ModuleList(layers)
+        self.reduce = nn.Sequential(nn.Conv2d(width, config.head_channels, 1), nn.ReLU())
+        self.out_features = config.head_channels * h * w
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.stem(x)
+        for layer in self.layers:
+            y = torch.cat([y, layer(y)], dim=1)
+        out: torch.Tensor = self.reduce(y)
+        return out.flatten(1)
+
+
 class MLPTrunk(nn.Module):
     """Vector ``(B, F)`` -> hidden vector ``(B, hidden[-1])`` (the input itself when no layers)."""
 
@@ -154,9 +220,15 @@ class MLPTrunk(nn.Module):
         return y
 
 
-def build_trunk(config: QNetConfig) -> ResNetTrunk | MLPTrunk:
+def build_trunk(config: QNetConfig) -> ResNetTrunk | DenseTrunk | MLPTrunk:
     """The trunk of ``config`` (``out_features`` says its output width)."""
-    return ResNetTrunk(config) if config.kind == "resnet" else MLPTrunk(config)
+    if config.kind == "resnet":
+        return ResNetTrunk(config)
+    if config.kind == "cnn":
+        return ConvTrunk(config)
+    if config.kind == "densenet":
+        return DenseTrunk(config)
+    return MLPTrunk(config)
 
 
 class QNetwork(nn.Module):

@@ -1,5 +1,5 @@
 """Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2``, ``expectimax:leaf=value``,
-``dqn``, ``ddqn``, ``expectimax-dqn``, ``expectimax-ddqn``.
+``dqn``, ``ddqn``, ``expectimax-dqn``, ``expectimax-ddqn``, ``supervised:model=PATH``.
 
 ``REGISTRY`` is what the CLI and the arena use (``paiju.core.registry`` points at it); each
 factory takes the seed and the spec's parameters. The search parts the Double DQN plugs into
@@ -131,6 +131,29 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
         file_params=("model",),
     )
 
+
+
+def _supervised_agent(seed: SeedLike = None, model: str = "", **params: Any) -> Any:
+    """A supervised discard model (``paiju mahjong train-supervised``) played like a Q-network:
+    the discard by its highest legal score; no model is shipped, so ``model`` is required."""
+    if not model:
+        raise ConfigError("supervised: give model=PATH, a model written by paiju mahjong train-supervised")
+    from paiju.mahjong.agents.dqn import DQNAgent
+
+    return DQNAgent(seed, name="supervised", model=model, **params)
+
+
+REGISTRY.register(
+    "supervised",
+    _supervised_agent,
+    {"model": "", "threads": 1, "defence": True},
+    "a supervised discard model (linear / svm / mlp / cnn / densenet / resnet; model = the .pt of "
+    "paiju mahjong train-supervised) picks the discard by its highest legal score; wins, kongs and "
+    "claims by the greedy rule; threads = torch threads (0 = default)",
+    limits={"threads": (0, 64)},
+    process_wide={"threads": "sets torch's thread count for the whole process"},
+    file_params=("model",),
+)
 
 def _combined_agent(network: str) -> Any:
     """Factory of a combined Expectimax + Q-network agent; torch is imported only when one is built."""

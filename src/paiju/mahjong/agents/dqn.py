@@ -8,8 +8,10 @@ pass. So on its turn the agent asks the rule first and, when the rule would disc
 network picks which tile.
 
 A model file is written by :func:`paiju.algorithms.dqn.save_model` and carries the feature
-version it was trained on (``meta["features"]``); a ResNet takes the 19×19 planes, an MLP the
-flat features (``docs/mahjong.md`` §11). No model is shipped yet: ``dqn`` / ``ddqn`` without
+version it was trained on (``meta["features"]``); a ResNet (or the supervised baselines' CNN /
+DenseNet) takes the 19×19 planes, an MLP the flat features (``docs/mahjong.md`` §11); a
+supervised model's 34 outputs are scores over the discard kinds, played the same way (§14).
+No model is shipped yet: ``dqn`` / ``ddqn`` without
 ``model=PATH`` look for ``paiju/mahjong/models/mj-dqn.pt`` / ``mj-ddqn.pt`` and say so
 clearly (:class:`ConfigError`) when it is missing.
 

@@ -1,0 +1,430 @@
+"""Supervised discard models for Taiwan mahjong (the paper's baselines): one file, one dataclass.
+
+    paiju mahjong train-supervised --data mj-discards.parquet --model resnet --out runs/mj-sup-resnet
+
+The data are an expert's discard decisions (:mod:`paiju.mahjong.discard_data`); a model
+predicts the expert's discard from the acting seat's features (``docs/mahjong.md`` §14):
+
+* ``linear``: softmax regression on the flat features (a linear layer, cross-entropy);
+* ``svm``: the same linear scores trained with a multiclass hinge loss
+  (``torch.nn.MultiMarginLoss``, Crammer-Singer style, in PyTorch: scikit-learn is not a
+  dependency here);
+* ``mlp``: a fully connected network on the flat features;
+* ``cnn`` / ``densenet`` / ``resnet``: the convolutional trunks of
+  :mod:`paiju.algorithms.dqn.net` on the 19×19 planes.
+
+Every model outputs 34 scores, one per discard kind; kinds the seat does not hold are masked
+(set to :data:`MASKED`) before the loss and before the argmax, so an illegal discard is never
+predicted. The model file is a :func:`paiju.algorithms.dqn.save_model` network like the DQN's,
+so the ``dqn:model=PATH`` agent -- or ``supervised:model=PATH``, the same agent under its own
+name -- plays from it: the discard by the highest legal score, wins, kongs and claims by the
+greedy rule.
+
+Splits are by hand (no hand contributes to two of them): the data's distinct hand ids are
+shuffled from ``derive_seed(seed, SPLIT)`` and cut into test, validation and training hands.
+Epoch ``e`` visits the training rows in the order drawn from ``derive_seed(seed, EPOCH, e)``,
+so the batches do not depend on any RNG state; the weights start from ``derive_seed(seed, INIT)``.
+
+Resumable per epoch: ``OUT/checkpoint.pt`` (atomically replaced after every epoch) holds the
+network, the optimizer, torch's RNG, the epoch and the metrics; ``--resume`` continues from it
+and ends with bitwise the same weights as an uninterrupted run (tested). Outputs in ``OUT``:
+``metrics.jsonl`` (one line per epoch: training loss and accuracy, validation loss and
+accuracy), ``curve.png``, ``config.json``, ``summary.json`` (test accuracy = top-1 agreement
+with the expert on held-out hands) and the model ``mj-sup-{model}.pt``.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from paiju.core.errors import ConfigError, CorruptRecordError
+from paiju.core.rng import derive_seed
+from paiju.core.runner import Progress, progress_reporter
+from paiju.mahjong import features as F
+from paiju.mahjong.discard_data import DiscardData, load_data
+from paiju.mahjong.tiles import NUM_KINDS
+
+if TYPE_CHECKING:
+    import torch
+
+    from paiju.algorithms.dqn import QNetConfig, QNetwork
+
+RUN_FORMAT = "paiju-mj-supervised-run-1"
+MODELS = ("linear", "svm", "mlp", "cnn", "densenet", "resnet")
+FLAT_MODELS = ("linear", "svm", "mlp")
+MASKED = -1e9
+"""The score of a discard the seat cannot make (finite: the hinge loss of such a class is 0)."""
+# derive_seed keys
+SPLIT, EPOCH, INIT = 1, 2, 3
+
+
+# =============================================================================================
+# 1. The configuration
+# =============================================================================================
+@dataclass(frozen=True)
+class SupervisedConfig:
+    """A training run. Apart from ``out``, ``epochs``, ``threads`` and ``curve`` it is the run's
+    identity, checked when a run is resumed."""
+
+    data: str
+    """The discard-data Parquet file."""
+    out: str
+    """Run folder."""
+    model: str = "mlp"
+    """``linear``, ``svm``, ``mlp``, ``cnn``, ``densenet`` or ``resnet``."""
+    seed: int = 0
+    epochs: int = 10
+    batch_size: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 0.0
+    hidden: tuple[int, ...] = (256, 256)
+    """MLP hidden widths."""
+    channels: int = 32
+    """CNN / ResNet width, DenseNet stem width."""
+    blocks: int = 2
+    """ResNet residual blocks, CNN pairs of convolutions, DenseNet layers."""
+    growth: int = 16
+    """DenseNet growth (channels each layer adds)."""
+    validation: float = 0.1
+    """Share of the hands held out for validation (per epoch)."""
+    test: float = 0.1
+    """Share of the hands held out for the final accuracy."""
+    threads: int = 1
+    curve: bool = True
+
+    def identity(self) -> dict[str, Any]:
+        own = {k: v for k, v in asdict(self).items() if k not in ("out", "epochs", "threads", "curve")}
+        return dict(json.loads(json.dumps(own)))
+
+
+def check_config(cfg: SupervisedConfig) -> None:
+    """Refuse a bad configuration with a :class:`ConfigError` naming the field, before any work."""
+    if cfg.model not in MODELS:
+        raise ConfigError(f"train-supervised model={cfg.model!r}: must be one of {', '.join(MODELS)}")
+    for name in ("epochs", "batch_size", "channels", "growth", "threads"):
+        if getattr(cfg, name) < 1:
+            raise ConfigError(f"train-supervised {name}={getattr(cfg, name)} must be at least 1")
+    for name in ("blocks", "seed"):
+        if getattr(cfg, name) < 0:
+            raise ConfigError(f"train-supervised {name}={getattr(cfg, name)} must be >= 0")
+    if any(h < 1 for h in cfg.hidden):
+        raise ConfigError(f"train-supervised hidden={cfg.hidden}: every width must be >= 1")
+    if cfg.lr <= 0 or cfg.weight_decay < 0:
+        raise ConfigError(
+            f"train-supervised lr={cfg.lr} must be > 0 and weight_decay={cfg.weight_decay} >= 0"
+        )
+    if not (0 < cfg.validation < 1 and 0 < cfg.test < 1 and cfg.validation + cfg.test < 1):
+        raise ConfigError(f"train-supervised validation={cfg.validation} and test={cfg.test} must be in "
+                          "(0, 1) with a sum below 1")
+
+
+def net_config(cfg: SupervisedConfig) -> QNetConfig:
+    """The network of ``cfg.model`` (34 outputs)."""
+    from paiju.algorithms.dqn import QNetConfig
+
+    if cfg.model in ("linear", "svm"):
+        return QNetConfig(input_shape=(F.FLAT_SIZE,), num_actions=NUM_KINDS, kind="mlp", hidden=())
+    if cfg.model == "mlp":
+        return QNetConfig(input_shape=(F.FLAT_SIZE,), num_actions=NUM_KINDS, kind="mlp", hidden=cfg.hidden)
+    return QNetConfig(input_shape=F.PLANE_SHAPE, num_actions=NUM_KINDS, kind=cfg.model,
+                      channels=cfg.channels, blocks=cfg.blocks, growth=cfg.growth)
+
+
+# =============================================================================================
+# 2. Data: splits by hand, batches
+# =============================================================================================
+@dataclass
+class Splits:
+    """Row indices of the training, validation and test hands."""
+
+    train: np.ndarray
+    validation: np.ndarray
+    test: np.ndarray
+    hands: dict[str, int] = field(default_factory=dict)
+
+
+def split_by_hand(hand: np.ndarray, cfg: SupervisedConfig) -> Splits:
+    """Cut the distinct hands (seeded shuffle) into test, validation and training hands."""
+    ids = np.unique(hand)
+    if len(ids) < 3:
+        raise ConfigError(f"train-supervised: the data hold {len(ids)} hand(s); at least 3 are needed "
+                          "(training, validation and test are split by hand)")
+    order = np.random.default_rng(derive_seed(cfg.seed, SPLIT)).permutation(ids)
+    n_test = max(1, round(cfg.test * len(ids)))
+    n_val = max(1, round(cfg.validation * len(ids)))
+    n_test = min(n_test, len(ids) - 2)
+    n_val = min(n_val, len(ids) - n_test - 1)
+    test, val, train = order[:n_test], order[n_test : n_test + n_val], order[n_test + n_val :]
+
+    def rows(chosen: np.ndarray) -> np.ndarray:
+        return np.flatnonzero(np.isin(hand, chosen))
+
+    return Splits(rows(train), rows(val), rows(test), {"train": len(train), "validation": len(val),
+                                                       "test": len(test)})
+
+
+def model_input(cfg: SupervisedConfig, flat: np.ndarray) -> torch.Tensor:
+    """The network's input of flat feature rows: themselves, or the planes rebuilt from them."""
+    import torch
+
+    x = flat if cfg.model in FLAT_MODELS else F.planes_from_flat(flat)
+    return torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
+
+
+def masked_scores(scores: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """``scores`` with the discards not in hand at :data:`MASKED`."""
+    return scores.masked_fill(~legal, MASKED)
+
+
+def loss_fn(
+    cfg: SupervisedConfig, scores: torch.Tensor, legal: torch.Tensor, target: torch.Tensor
+) -> torch.Tensor:
+    """Cross-entropy of the masked softmax, or (``svm``) the multiclass hinge loss of the masked scores."""
+    from torch.nn import functional as nnf
+
+    masked = masked_scores(scores, legal)
+    if cfg.model == "svm":
+        return nnf.multi_margin_loss(masked, target)
+    return nnf.cross_entropy(masked, target)
+
+
+def predict(cfg: SupervisedConfig, net: QNetwork, data: DiscardData, rows: np.ndarray,
+            batch: int = 1024) -> tuple[np.ndarray, float]:
+    """The predicted (legal) discard of every row and the mean loss over them."""
+    import torch
+
+    net.eval()
+    picks, total = [], 0.0
+    with torch.no_grad():
+        for i in range(0, len(rows), batch):
+            r = rows[i : i + batch]
+            legal = torch.from_numpy(data.legal[r])
+            scores = net(model_input(cfg, data.features[r]))
+            total += float(loss_fn(cfg, scores, legal, torch.from_numpy(data.discard[r]))) * len(r)
+            picks.append(masked_scores(scores, legal).argmax(dim=1).numpy())
+    pred = np.concatenate(picks) if picks else np.zeros(0, dtype=np.int64)
+    return pred, total / max(len(rows), 1)
+
+
+def accuracy(data: DiscardData, rows: np.ndarray, pred: np.ndarray) -> float | None:
+    return float(np.mean(pred == data.discard[rows])) if len(rows) else None
+
+
+def chance_accuracy(data: DiscardData, rows: np.ndarray) -> float | None:
+    """Expected top-1 agreement of a uniformly random legal discard (the floor to compare with)."""
+    return float(np.mean(1.0 / data.legal[rows].sum(axis=1))) if len(rows) else None
+
+
+# =============================================================================================
+# 3. Checkpoints
+# =============================================================================================
+@dataclass
+class RunState:
+    epoch: int = 0
+    """Epochs finished."""
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+
+
+def checkpoint_path(cfg: SupervisedConfig) -> Path:
+    return Path(cfg.out) / "checkpoint.pt"
+
+
+def save_checkpoint(cfg: SupervisedConfig, net: QNetwork, optimizer: Any, run: RunState) -> None:
+    import torch
+
+    from paiju.algorithms.torch_files import save_payload
+
+    save_payload(checkpoint_path(cfg), {
+        "format": RUN_FORMAT, "identity": cfg.identity(), "net": net.state_dict(),
+        "optimizer": optimizer.state_dict(), "torch_rng": torch.get_rng_state(), "run": asdict(run),
+    })
+
+
+def load_checkpoint(cfg: SupervisedConfig, net: QNetwork, optimizer: Any) -> RunState:
+    import torch
+
+    from paiju.algorithms.torch_files import load_payload
+
+    state = load_payload(checkpoint_path(cfg), "train-supervised checkpoint", RUN_FORMAT)
+    if state["identity"] != cfg.identity():
+        theirs, ours = state["identity"], cfg.identity()
+        diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+        raise ConfigError(f"{cfg.out} holds a run with other settings "
+                          f"({', '.join(f'{k}={theirs.get(k)!r}' for k in diff)}); "
+                          "resume it with the same options or use another --out")
+    try:
+        net.load_state_dict(state["net"])
+        optimizer.load_state_dict(state["optimizer"])
+        torch.set_rng_state(state["torch_rng"])
+        return RunState(**state["run"])
+    except (KeyError, TypeError, RuntimeError, ValueError) as err:
+        where = checkpoint_path(cfg)
+        raise CorruptRecordError(f"{where}: not a train-supervised checkpoint ({err})") from None
+
+
+# =============================================================================================
+# 4. The loop
+# =============================================================================================
+def build(cfg: SupervisedConfig) -> tuple[QNetwork, Any]:
+    """The seeded network and its optimizer."""
+    import torch
+
+    from paiju.algorithms.dqn import QNetwork
+
+    torch.manual_seed(derive_seed(cfg.seed, INIT))
+    net = QNetwork(net_config(cfg))
+    return net, torch.optim.Adam(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+
+
+def train_epoch(cfg: SupervisedConfig, net: QNetwork, optimizer: Any, data: DiscardData, rows: np.ndarray,
+                epoch: int, report: Any = None) -> tuple[float, float]:
+    """One pass over the training rows in the epoch's seeded order: mean loss and accuracy."""
+    import torch
+
+    net.train()
+    order = rows[np.random.default_rng(derive_seed(cfg.seed, EPOCH, epoch)).permutation(len(rows))]
+    loss_sum, right = 0.0, 0
+    for i in range(0, len(order), cfg.batch_size):
+        r = order[i : i + cfg.batch_size]
+        legal, target = torch.from_numpy(data.legal[r]), torch.from_numpy(data.discard[r])
+        scores = net(model_input(cfg, data.features[r]))
+        loss = loss_fn(cfg, scores, legal, target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        loss_sum += float(loss.detach()) * len(r)
+        right += int((masked_scores(scores.detach(), legal).argmax(dim=1) == target).sum())
+        if report is not None:
+            report(i + len(r))
+    return loss_sum / max(len(order), 1), right / max(len(order), 1)
+
+
+def _epoch_line(cfg: SupervisedConfig, net: QNetwork, data: DiscardData, splits: Splits, epoch: int,
+                train_loss: float, train_acc: float, seconds: float) -> dict[str, Any]:
+    pred, val_loss = predict(cfg, net, data, splits.validation)
+    return {"epoch": epoch + 1, "train_loss": train_loss, "train_accuracy": train_acc,
+            "validation_loss": val_loss, "validation_accuracy": accuracy(data, splits.validation, pred),
+            "seconds": seconds}
+
+
+def _prepare(cfg: SupervisedConfig, resume: bool) -> DiscardData:
+    check_config(cfg)
+    out = Path(cfg.out)
+    if checkpoint_path(cfg).exists() and not resume:
+        raise ConfigError(
+            f"{out} already holds a training run (checkpoint.pt): pass --resume or use another --out"
+        )
+    if resume and not checkpoint_path(cfg).is_file():
+        raise ConfigError(f"--resume: {out} holds no checkpoint.pt to resume from")
+    data = load_data(cfg.data)
+    if len(data) == 0:
+        raise ConfigError(f"train-supervised: {cfg.data} holds no discard decisions")
+    return data
+
+
+def train(cfg: SupervisedConfig, *, resume: bool = False, progress: Progress = False) -> dict[str, Any]:
+    """Train (or with ``resume`` continue) a run; returns the summary (also the model's meta)."""
+    import torch
+
+    data = _prepare(cfg, resume)
+    splits = split_by_hand(data.hand, cfg)
+    torch.set_num_threads(cfg.threads)
+    net, optimizer = build(cfg)
+    run = load_checkpoint(cfg, net, optimizer) if resume else RunState()
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n", encoding="utf-8")
+    (out / "metrics.jsonl").write_text("".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics),
+                                       encoding="utf-8")
+    per_epoch = len(splits.train)
+    with progress_reporter(progress, cfg.epochs * per_epoch, run.epoch * per_epoch, "rows") as report:
+        while run.epoch < cfg.epochs:
+            base = run.epoch * per_epoch
+
+            def step(done: int, base: int = base) -> None:
+                if report is not None:
+                    report(base + done, cfg.epochs * per_epoch)
+
+            clock = time.perf_counter()
+            loss, acc = train_epoch(cfg, net, optimizer, data, splits.train, run.epoch, step)
+            line = _epoch_line(cfg, net, data, splits, run.epoch, loss, acc, time.perf_counter() - clock)
+            run.metrics.append(line)
+            run.epoch += 1
+            with (out / "metrics.jsonl").open("a", encoding="utf-8") as f:
+                f.write(json.dumps(line, sort_keys=True) + "\n")
+            save_checkpoint(cfg, net, optimizer, run)
+            if cfg.curve:
+                plot_curve(run.metrics, out / "curve.png", cfg.model)
+    return _finish(cfg, net, data, splits, run)
+
+
+def _finish(
+    cfg: SupervisedConfig, net: QNetwork, data: DiscardData, splits: Splits, run: RunState
+) -> dict[str, Any]:
+    from paiju.algorithms.dqn import count_parameters, save_model
+
+    pred, test_loss = predict(cfg, net, data, splits.test)
+    summary = {
+        "features": F.FEATURES_VERSION, "model": cfg.model, "config": asdict(cfg), "epochs": run.epoch,
+        "command": command_line(cfg),
+        "data": {"file": cfg.data, "rows": len(data), "agent": data.meta.get("agent"), "hands": splits.hands,
+                 "test_rows": len(splits.test)},
+        "parameters": count_parameters(net), "test_loss": test_loss,
+        "test_accuracy": accuracy(data, splits.test, pred),
+        "test_chance_accuracy": chance_accuracy(data, splits.test), "metrics": run.metrics,
+    }
+    path = save_model(Path(cfg.out) / f"mj-sup-{cfg.model}.pt", net.eval(), summary)
+    summary["model_file"] = str(path)
+    (Path(cfg.out) / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+# =============================================================================================
+# 5. Learning curve and the command line that reproduces a run
+# =============================================================================================
+def plot_curve(metrics: list[dict[str, Any]], path: Path, model: str = "") -> None:
+    """Training / validation loss and accuracy per epoch."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [m["epoch"] for m in metrics]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    for ax, key, label in zip(axes, ("loss", "accuracy"), ("loss", "top-1 agreement"), strict=True):
+        ax.plot(epochs, [m[f"train_{key}"] for m in metrics], marker=".", label="training")
+        ax.plot(epochs, [m[f"validation_{key}"] for m in metrics], marker="o", label="validation")
+        ax.set(xlabel="epoch", title=f"{model} {label}".strip())
+        ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+_OPTION = {"batch_size": "batch"}
+
+
+def command_line(cfg: SupervisedConfig) -> str:
+    """The ``paiju mahjong train-supervised`` command of ``cfg`` (options that differ from the defaults)."""
+    words = ["paiju", "mahjong", "train-supervised", "--data", cfg.data, "--model", cfg.model,
+             "--out", cfg.out]
+    for f in fields(SupervisedConfig):
+        value = getattr(cfg, f.name)
+        if f.name in ("data", "model", "out", "curve") or value == f.default:
+            continue
+        text = ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
+        words += [f"--{_OPTION.get(f.name, f.name.replace('_', '-'))}", text]
+    return shlex.join(words)
+
+
+__all__ = ["MASKED", "MODELS", "RunState", "Splits", "SupervisedConfig", "accuracy", "build",
+           "chance_accuracy", "check_config", "command_line", "loss_fn", "masked_scores", "net_config",
+           "plot_curve", "predict", "split_by_hand", "train", "train_epoch"]
