@@ -26,7 +26,7 @@ from paiju.core.errors import PaijuError
 GROUPS: dict[str, tuple[str, str]] = {
     "ddz": ("paiju.cli.ddz", "Dou Dizhu: moves, deals, games, hand splitting, self-play, the tagger."),
     "mahjong": (
-        "paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, train-dqn, bot, referee."
+        "paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, training, bot, referee."
     ),
     "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance, match, train-az."),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
