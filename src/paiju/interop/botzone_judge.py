@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import selectors
-import shlex
 import subprocess
 import time
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuState
 from paiju.doudizhu.moves import PASS, Move
 from paiju.doudizhu.scoring import ScoreFacts, get_rule, seat_returns
 from paiju.interop.botzone import KEEP_RUNNING, card_ids, cards_text, judge_accepts, level_counts
+from paiju.interop.programs import command_argv
 
 
 class Forfeit(Exception):
@@ -50,12 +50,7 @@ class BotProgram:
     _fresh: bool = True
 
     def __post_init__(self) -> None:
-        try:
-            self.argv = shlex.split(self.command)
-        except ValueError as err:
-            raise ConfigError(f"bot command {self.command!r}: {err}") from None
-        if not self.argv:
-            raise ConfigError("empty bot command")
+        self.argv = command_argv(self.command)
 
     def ask(self, requests: list[Any], responses: list[Any]) -> Any:
         """The bot's response to the last request (raises :class:`Forfeit`)."""

@@ -24,7 +24,6 @@ import contextlib
 import json
 import os
 import selectors
-import shlex
 import subprocess
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +35,7 @@ from paiju.core.errors import ConfigError, InvalidNotationError, PaijuError
 from paiju.core.protocol import CHANCE, Agent, PlayedGame, State, play_game
 from paiju.core.rng import derive_seed
 from paiju.core.stats import Estimate, mean_ci, proportion_ci
+from paiju.interop.programs import command_argv
 from paiju.mahjong.config import MahjongConfig, load_tai_table
 from paiju.mahjong.game import (
     ADDED_KONG,
@@ -1091,12 +1091,7 @@ class ProcessBot:
     _buffer: bytes = b""
 
     def __post_init__(self) -> None:
-        try:
-            self.argv = shlex.split(self.command)
-        except ValueError as err:
-            raise ConfigError(f"bot command {self.command!r}: {err}") from None
-        if not self.argv:
-            raise ConfigError("empty bot command")
+        self.argv = command_argv(self.command)
         self.name = self.name or self.command
 
     def spawn(self, seat: int) -> None:
