@@ -547,6 +547,15 @@ def train_az(
     c: Annotated[
         float, typer.Option("--c", min=0.0, max=100.0, help="PUCT exploration constant of self-play.")
     ] = 2.0,
+    search_hidden: Annotated[
+        str,
+        typer.Option(
+            "--search-hidden",
+            help="What self-play's search does with the hidden cards: determinize (redraw them "
+            "every simulation) or opponent-policy (search the true state, the opponent moving by "
+            "the network's policy from its own view: the talk's training mode).",
+        ),
+    ] = "determinize",
     boards: BoardsOpt = "3x3",
     decks: Annotated[
         str | None,
@@ -579,13 +588,17 @@ def train_az(
     import shlex
     import sys
 
-    from paiju.algorithms.alphazero.selfplay import SearchSettings
+    from paiju.algorithms.alphazero.selfplay import HIDDEN_MODES, SearchSettings
     from paiju.algorithms.alphazero.train import TrainConfig, train
 
+    if search_hidden not in HIDDEN_MODES:
+        raise ConfigError(f"--search-hidden {search_hidden!r}: use one of {', '.join(HIDDEN_MODES)}")
     rooms = _rooms(boards, decks, die, cards_file, decks_file)
     config = TrainConfig(
         seed=seed, iterations=iterations, games_per_iteration=games,
-        search=SearchSettings(simulations=simulations, c=c, temperature_moves=temperature_moves),
+        search=SearchSettings(
+            simulations=simulations, c=c, temperature_moves=temperature_moves, hidden=search_hidden
+        ),
         channels=channels, blocks=blocks, hidden=hidden, steps_per_iteration=steps, batch_size=batch_size,
         window=window, lr=lr,
     )

@@ -8,7 +8,10 @@ so that worker processes can rebuild it. Each game is played through the one gam
 At each decision the agent
 
 * rebuilds a state from its own observation (``game.sample_state``: exact for perfect
-  information, a determinization otherwise, redrawn every simulation by the search),
+  information, a determinization otherwise, redrawn every simulation by the search), or,
+  in the talk's training-time mode (``hidden="opponent-policy"``), searches the true state,
+  the other seats moving inside the search by the network's policy from their own
+  observation (:class:`NetworkPolicyAgent`) instead of being branched over,
 * searches with PUCT guided by the network (root Dirichlet noise, batched leaves),
 * stores a sample: the encoded input, the visit distribution over the legal moves as
   policy-head index pairs, and the seat, whose final return becomes the value target,
@@ -37,12 +40,16 @@ from paiju.algorithms.alphazero.evaluator import NetworkEvaluator
 from paiju.algorithms.alphazero.net import AZNet, Encoder, NetConfig
 from paiju.algorithms.mcts import MCTS
 from paiju.core.errors import ConfigError
-from paiju.core.protocol import Action, Game, play_game
+from paiju.core.protocol import Action, Game, State, play_game
 from paiju.core.rng import as_generator, derive_seed
 
 Setup = Callable[[int], tuple[Game, Encoder]]
 """``setup(seed) -> (game, encoder)``: the room of one game (picklable: a partial of a
 top-level function)."""
+
+
+HIDDEN_MODES = ("determinize", "opponent-policy")
+"""How self-play searches a hidden-information game (see :attr:`SearchSettings.hidden`)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,12 @@ class SearchSettings:
     temperature_moves: int = 8
     """Decisions of a game (both seats counted) played by sampling the visit counts;
     the most visited move afterwards."""
+    hidden: str = "determinize"
+    """What the search does with the cards the searcher cannot see (hidden-information
+    games only): ``"determinize"`` redraws them from the searcher's view every simulation;
+    ``"opponent-policy"`` searches the true state, where the other seats play the network's
+    policy from their own observation (the talk's training-time mode; it needs the true
+    state, so it exists only in self-play)."""
 
     def __post_init__(self) -> None:
         if self.simulations < 1 or self.batch < 1 or not self.c >= 0:
@@ -72,6 +85,8 @@ class SearchSettings:
             )
         if self.temperature_moves < 0:
             raise ConfigError(f"self-play: temperature_moves={self.temperature_moves} must be >= 0")
+        if self.hidden not in HIDDEN_MODES:
+            raise ConfigError(f"self-play: hidden={self.hidden!r} must be one of {', '.join(HIDDEN_MODES)}")
 
 
 @dataclass
@@ -111,8 +126,30 @@ class _Decision:
     policy: list[tuple[int, int, float]]
 
 
+class NetworkPolicyAgent:
+    """A seat that plays a move drawn from the network's priors for its own observation:
+    the opponent inside an opponent-policy search (it never sees the searcher's cards)."""
+
+    def __init__(self, game: Game, evaluator: NetworkEvaluator, seed: int) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self._rng = as_generator(seed)
+        self.name = "az-policy"
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        state = self.game.sample_state(observation, self._rng)
+        actions, probs = zip(*self.evaluator.prior(state), strict=True)
+        p = np.asarray(probs, dtype=np.float64)
+        action: Action = actions[int(self._rng.choice(len(actions), p=p / p.sum()))]
+        return action
+
+
 class SelfPlayAgent:
-    """The self-play player of every seat of one game (see the module docstring)."""
+    """The self-play player of every seat of one game (see the module docstring).
+
+    In the opponent-policy mode it needs the true state: pass :meth:`watch` to the game
+    loop as its ``before_move`` hook (:func:`play_selfplay_game` does).
+    """
 
     def __init__(
         self, game: Game, encoder: Encoder, evaluator: NetworkEvaluator, settings: SearchSettings, seed: int
@@ -122,6 +159,11 @@ class SelfPlayAgent:
         self.evaluator = evaluator
         self.settings = settings
         self._rng = as_generator(seed)
+        self.sees_true_state = settings.hidden == "opponent-policy" and not game.info.perfect_information
+        self._true_state: State | None = None
+        opponents = (
+            NetworkPolicyAgent(game, evaluator, derive_seed(seed, 1)) if self.sees_true_state else None
+        )
         self.search = MCTS(
             game,
             evaluator=evaluator,
@@ -135,12 +177,23 @@ class SelfPlayAgent:
             reuse_tree=False,
             seed=self._rng,
             batch_size=settings.batch,
+            determinize=not self.sees_true_state,
+            opponent_policy=opponents,
         )
         self.decisions: list[_Decision] = []
         self.name = "az-selfplay"
 
+    def watch(self, state: State, player: int) -> None:
+        """``before_move`` hook: the game's true state (read in the opponent-policy mode)."""
+        self._true_state = state
+
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
-        state = self.game.sample_state(observation, self._rng)
+        if self.sees_true_state:
+            if self._true_state is None:
+                raise RuntimeError("opponent-policy self-play needs the game loop's before_move=agent.watch")
+            state = self._true_state.clone()
+        else:
+            state = self.game.sample_state(observation, self._rng)
         planes, vector = self.encoder.encode(state)
         seat = self.encoder.perspective(state)
         indices = self.encoder.policy_indices(state, legal_actions)
@@ -168,7 +221,12 @@ def play_selfplay_game(
     from it), as samples."""
     evaluator = NetworkEvaluator(net, encoder, num_players=game.info.num_players)
     agent = SelfPlayAgent(game, encoder, evaluator, settings, derive_seed(seed, 1))
-    played = play_game(game, [agent] * game.info.num_players, derive_seed(seed, 2))
+    played = play_game(
+        game,
+        [agent] * game.info.num_players,
+        derive_seed(seed, 2),
+        before_move=agent.watch if agent.sees_true_state else None,
+    )
     returns = [float(r) for r in played.state.returns()]
     return samples_of(agent.decisions, returns, game.info.num_players, len(played.actions))
 

@@ -166,7 +166,8 @@ def train(
                 f"{out} already holds a training run; pass resume to continue it, or use a new directory"
             )
         payload = load_payload(checkpoint, "AlphaZero training checkpoint", CHECKPOINT_FORMAT)
-        if _identity(payload["config"]) != _identity(config.to_dict()):
+        # through from_dict: a setting added since the run started reads as its default
+        if _identity(TrainConfig.from_dict(payload["config"]).to_dict()) != _identity(config.to_dict()):
             raise ConfigError(
                 f"{checkpoint} was trained with another configuration; resume with the same options "
                 f"(saved: {json.dumps(payload['config'], sort_keys=True)})"
