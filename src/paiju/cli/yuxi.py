@@ -252,6 +252,14 @@ def audit(
             "(every effect and weather in round robin; on the shipped card table); 0 = none.",
         ),
     ] = 3000,
+    in_search: Annotated[
+        bool,
+        typer.Option(
+            "--in-search",
+            help="Also check every state the agents visit inside their searches (slower; reaches "
+            "positions play rarely does).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Self-play with every invariant and rule checked after every action, then the fuzzer.
@@ -271,7 +279,7 @@ def audit(
     report = run_audit(
         games, seed, boards=board_list, agent_pairs=pairs, progress=not as_json,
         backend=Backend(workers=workers, ray=ray), journal=journal,
-        cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool),
+        cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool), in_search=in_search,
     )
     fuzzed = run_fuzz(fuzz, seed, boards=board_list) if fuzz else None
     if out is not None:
@@ -333,7 +341,7 @@ def replay(
     decks_file: DecksFileOpt = None,
 ) -> None:
     """Replay a violation from an audit report: the position before the failing move, then the error."""
-    from paiju.yuxi.audit import load_report, replay_violation
+    from paiju.yuxi.audit import load_report, replay_seed, replay_violation
     from paiju.yuxi.render import board_table
 
     rep = load_report(report)
@@ -347,6 +355,15 @@ def replay(
     # Refused (exit 2) when the table given, or the one the report names, hashes differently.
     state, step, err = replay_violation(v, cards_file=cards_file, decks_file=decks_file)
     console.print(v.describe())
+    if v.in_search and err is None:
+        # the moves reach the decision cleanly; the seeded game, its searches checked, fails in one
+        console.print(board_table(state))
+        _, search_err = replay_seed(v)
+        if search_err is None:
+            console.print("[green]the seeded game's searches replayed with no violation[/green]")
+            return
+        console.print(f"[red]inside the search for move {len(v.moves)}:[/red] {search_err}")
+        raise typer.Exit(1)
     console.print(board_table(state))
     if err is None:
         console.print(

@@ -21,6 +21,7 @@ import dataclasses
 import json
 import traceback
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,10 @@ class Violation:
     table_hash: str = ""
     """:func:`paiju.yuxi.cards.table_fingerprint` of the card table the game was played
     with ("" in reports older than card files): a replay on another table is refused."""
+    in_search: bool = False
+    """Found on a state an agent visited inside its search (audits with ``in_search``), while
+    deciding move ``step``: the moves replay cleanly up to that decision, and the seeded
+    game (:func:`replay_seed`, with the search checked) reproduces it."""
 
     def config(self) -> YuxiConfig:
         return YuxiConfig(
@@ -65,12 +70,16 @@ class Violation:
         )
 
     def describe(self) -> str:
+        where = (
+            f"inside the search for move {self.step}, a step"
+            if self.in_search
+            else f"step {self.step} '{self.moves[self.step] if self.step < len(self.moves) else '?'}'"
+        )
         return (
             f"game {self.game_index} (seed {self.seed}, {self.board}, "
             f"decks {self.decks[0]} vs {self.decks[1]}, "
             f"die {'on' if self.die_bonus else 'off'}, agents {self.agents[0]} vs {self.agents[1]}): "
-            f"step {self.step} '{self.moves[self.step] if self.step < len(self.moves) else '?'}' broke "
-            f"{self.invariant}: {self.detail}"
+            f"{where} broke {self.invariant}: {self.detail}"
         )
 
 
@@ -150,17 +159,47 @@ def audit_setup(
     return game_seed, config, pair
 
 
+class SearchError(Exception):
+    """An error raised while an agent decided (inside its search), not by a move of the game."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Deciding:
+    """An agent whose errors are marked as raised inside its decision."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = getattr(agent, "name", "?")
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        try:
+            return self.agent.act(observation, legal_actions)
+        except Exception as err:
+            raise SearchError(err) from err
+
+
 def play_checked(
-    game: YuxiGame, agent_specs: tuple[str, str], seed: int
+    game: YuxiGame, agent_specs: tuple[str, str], seed: int, *, in_search: bool = False
 ) -> tuple[YuxiState, list[str], InvariantViolation | Exception | None, int]:
     """Play one seeded game with the checker on; stop at the first violation or exception.
 
-    Returns the last state, the move list in notation (up to and including the failing
-    move), the error (None if the game finished cleanly) and the steps played."""
-    from paiju.yuxi.agents import REGISTRY
+    With ``in_search`` the agents (made here) also sample and search with ``game``, so the
+    states they visit inside their searches are checked too; an error found there comes
+    back as a :class:`SearchError`. Returns the last state, the move list in notation (up
+    to and including the failing move; up to the decision, for an error inside a search),
+    the error (None if the game finished cleanly) and the steps played."""
+    from paiju.yuxi.agents import REGISTRY, searching_with
 
-    agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
-    played = play_game(game, agents, seed, notation=True, stop_on_error=True)
+    with searching_with(game) if in_search else nullcontext():
+        agents: list[Any] = [
+            REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)
+        ]
+        if in_search:
+            agents = [_Deciding(a) for a in agents]
+        played = play_game(game, agents, seed, notation=True, stop_on_error=True)
     assert isinstance(played.state, YuxiState)
     return played.state, played.moves, played.error, len(played.moves)
 
@@ -177,6 +216,7 @@ class AuditTask:
     effect_overrides: tuple[tuple[str, EffectFn], ...] = ()
     cards_file: str | None = None
     decks_file: str | None = None
+    in_search: bool = False
 
 
 @dataclass(frozen=True)
@@ -204,7 +244,7 @@ def audit_task(task: AuditTask) -> list[AuditedGame]:
             game = _AUDIT_GAMES[key] = YuxiGame(
                 config, check_invariants=True, effect_overrides=dict(task.effect_overrides)
             )
-        _, moves, err, n = play_checked(game, pair, game_seed)
+        _, moves, err, n = play_checked(game, pair, game_seed, in_search=task.in_search)
         violation = None if err is None else _violation(index, game_seed, config, pair, moves, err)
         out.append(AuditedGame(index, f"{pair[0]} vs {pair[1]}", n, violation))
     return out
@@ -213,6 +253,9 @@ def audit_task(task: AuditTask) -> list[AuditedGame]:
 def _violation(
     index: int, game_seed: int, config: YuxiConfig, pair: tuple[str, str], moves: list[str], err: Exception
 ) -> Violation:
+    in_search = isinstance(err, SearchError)
+    if isinstance(err, SearchError):
+        err = err.error
     if isinstance(err, InvariantViolation):
         name, detail = err.invariant, err.detail
     else:
@@ -221,8 +264,9 @@ def _violation(
             traceback.format_exception(err)[-3:-1]
         ).replace("\n", " ")
     return Violation(
-        index, game_seed, config.board, config.decks, config.die_bonus, pair, len(moves) - 1, name, detail,
-        moves, config.cards_file, config.decks_file, table_fingerprint(config.table()),
+        index, game_seed, config.board, config.decks, config.die_bonus, pair,
+        len(moves) if in_search else len(moves) - 1, name, detail,
+        moves, config.cards_file, config.decks_file, table_fingerprint(config.table()), in_search,
     )
 
 
@@ -257,6 +301,7 @@ def run_audit(
     journal: str | Path | None = None,
     cards_file: str | Path | None = None,
     decks_file: str | Path | None = None,
+    in_search: bool = False,
 ) -> AuditReport:
     """Play ``games`` self-play games (boards and agent pairs in rotation, decks and die at
     random per game) with the invariant checker on; collect every violation.
@@ -266,7 +311,9 @@ def run_audit(
     game is seeded by its index, so the report does not depend on them. With ``journal``
     (a JSONL file) finished games are appended there and a rerun resumes. ``cards_file`` /
     ``decks_file``: a designer's card and deck tables (TOML) instead of the shipped ones; the
-    report, its violations and the journal carry the table's hash."""
+    report, its violations and the journal carry the table's hash. ``in_search``: also
+    check every state the agents visit inside their searches (many more steps per game,
+    and positions play rarely reaches; a violation there says so and names the decision)."""
     cfile = None if cards_file is None else str(cards_file)
     dfile = None if decks_file is None else str(decks_file)
     table = YuxiConfig(cards_file=cfile, decks_file=dfile).table()
@@ -277,13 +324,15 @@ def run_audit(
     overrides = tuple(sorted((effect_overrides or {}).items()))
     tasks = [
         AuditTask(tuple(range(i, min(games, i + TASK_GAMES))), seed, tuple(boards),
-                  tuple((a, b) for a, b in agent_pairs), deck_names, overrides, cfile, dfile)
+                  tuple((a, b) for a, b in agent_pairs), deck_names, overrides, cfile, dfile, in_search)
         for i in range(0, games, TASK_GAMES)
     ]
     config = {"kind": "yuxi-audit", "games": games, "seed": seed, "boards": list(boards),
               "agent_pairs": [list(p) for p in agent_pairs], "decks": list(deck_names),
               "effect_overrides": [f"{k}={getattr(f, '__qualname__', repr(f))}" for k, f in overrides],
               "rules_version": YuxiGame().info.rules_version, "table_hash": table_hash}
+    if in_search:  # only then: journals written before the option existed still resume
+        config["in_search"] = True
     store = None if journal is None else TaskJournal(journal, config, _audited_to_json, _audited_from_json)
     results: dict[int, list[AuditedGame]] = dict(store.results) if store is not None else {}
     todo = [i for i in range(len(tasks)) if i not in results]
@@ -364,7 +413,10 @@ def replay_violation(
 def replay_seed(
     violation: Violation, *, effect_overrides: Mapping[str, EffectFn] | None = None
 ) -> tuple[list[str], InvariantViolation | Exception | None]:
-    """Replay a reported violation by playing its seeded game again with the same agents."""
+    """Replay a reported violation by playing its seeded game again with the same agents
+    (their searches checked too when the violation was found inside one)."""
     game = YuxiGame(violation.config(), check_invariants=True, effect_overrides=dict(effect_overrides or {}))
-    _, moves, err, _ = play_checked(game, violation.agents, violation.seed)
+    _, moves, err, _ = play_checked(game, violation.agents, violation.seed, in_search=violation.in_search)
+    if isinstance(err, SearchError):
+        err = err.error
     return moves, err

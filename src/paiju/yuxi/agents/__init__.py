@@ -16,7 +16,7 @@ from typing import Any
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
 from paiju.core.protocol import Agent
 from paiju.core.rng import SeedLike
-from paiju.yuxi.agents.greedy import GreedyAgent, game_for, position_value
+from paiju.yuxi.agents.greedy import GreedyAgent, game_for, position_value, searching_with
 from paiju.yuxi.agents.search import EVALS, HeuristicEvaluator, YuxiMCTSAgent
 
 REGISTRY = AgentRegistry("yuxi")
@@ -57,4 +57,5 @@ REGISTRY.register(
     file_params=("model",),
 )
 
-__all__ = ["REGISTRY", "GreedyAgent", "HeuristicEvaluator", "YuxiMCTSAgent", "game_for", "position_value"]
+__all__ = ["REGISTRY", "GreedyAgent", "HeuristicEvaluator", "YuxiMCTSAgent", "game_for", "position_value",
+           "searching_with"]

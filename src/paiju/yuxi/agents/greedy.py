@@ -25,7 +25,8 @@ when the offered card's static value beats the card given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from paiju.core.protocol import Action
@@ -43,6 +44,23 @@ def game_for(config: YuxiConfig) -> YuxiGame:
     if game is None:
         game = _GAMES[config] = YuxiGame(config)
     return game
+
+
+@contextmanager
+def searching_with(game: YuxiGame) -> Iterator[None]:
+    """While inside, agents that meet ``game``'s configuration (built inside the block)
+    sample and search their positions with ``game`` itself: with a checked game
+    (``check_invariants=True``) every state they visit inside a search is checked too (the
+    audit's ``in_search``)."""
+    previous = _GAMES.get(game.config)
+    _GAMES[game.config] = game
+    try:
+        yield
+    finally:
+        if previous is None:
+            _GAMES.pop(game.config, None)
+        else:
+            _GAMES[game.config] = previous
 
 
 _VALUES: dict[int, list[float]] = {}
