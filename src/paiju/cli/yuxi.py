@@ -395,14 +395,29 @@ def balance(
     deck_pool: DeckPoolOpt = None,
     cards_file: CardsFileOpt = None,
     decks_file: DecksFileOpt = None,
+    compare: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option(
+            "--compare",
+            help="Two card tables A.toml B.toml: play the same games on both and report B − A "
+            "(first-player and deck win rates) with paired intervals; --decks-file goes with both.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """First-player win rate per board with and without the die bonus, deck matrix, card stats."""
+    """First-player win rate per board with and without the die bonus, deck matrix, card stats;
+    with --compare, what a change of the card table does on the same seeds."""
     from paiju.yuxi.agents import REGISTRY
     from paiju.yuxi.balance import run_balance, save_plots
 
     specs = agent_line_up(agents, REGISTRY, expected=2)
     board_list = _boards(boards)
+    if compare is not None:
+        _compare_balance(
+            compare, games, seed, (specs[0], specs[1]), board_list, out_dir, workers, ray, journal,
+            deck_pool, cards_file, decks_file, as_json,
+        )
+        return
     report = run_balance(
         games, seed, agents=(specs[0], specs[1]), boards=board_list, progress=not as_json,
         backend=Backend(workers=workers, ray=ray), journal=journal,
@@ -440,10 +455,13 @@ def balance(
     for k, e in sorted(report.deck_overall.items(), key=lambda kv: -kv[1].value):
         decks.add_row(k, f"{e.value:.3f}", f"[{e.low:.3f}, {e.high:.3f}]", str(e.n))
     console.print(decks)
-    cards = Table(title="cards: play rate and win contribution (played - not played)")
+    cards = Table(
+        title="cards: play rate and win contribution (played - not played), by the interval's lower end"
+    )
     for col in ("card", "in deck", "play rate", "contribution", "95% interval"):
         cards.add_column(col)
-    ranked = sorted((c for c in report.cards if c.contribution.n), key=lambda c: -c.contribution.value)
+    # by the lower end of the interval: a card is called strong only when the data say so
+    ranked = sorted((c for c in report.cards if c.contribution.n), key=lambda c: -c.contribution.low)
     for c in ranked:
         cards.add_row(
             c.key,
@@ -455,6 +473,40 @@ def balance(
     console.print(cards)
     if out_dir is not None:
         console.print(f"wrote {out_dir / 'report.md'}, report.json and " + ", ".join(p.name for p in plots))
+
+
+
+def _compare_balance(
+    files: tuple[Path, Path], games: int, seed: int, agents: tuple[str, str], boards: list[str],
+    out_dir: Path | None, workers: int, ray: bool, journal: Path | None, deck_pool: str | None,
+    cards_file: Path | None, decks_file: Path | None, as_json: bool,
+) -> None:
+    import json
+
+    from paiju.yuxi.balance import compare_balance
+
+    if cards_file is not None:
+        raise ConfigError("--compare A.toml B.toml names both card tables; leave out --cards-file")
+    for f in files:
+        if not f.is_file():
+            raise ConfigError(f"--compare: {f} is not a file")
+    result = compare_balance(
+        games, seed, cards_files=files, decks_files=(decks_file, decks_file), agents=agents, boards=boards,
+        decks=_deck_pool(deck_pool), progress=not as_json, journal=journal,
+        backend=Backend(workers=workers, ray=ray),
+    )
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "compare.md").write_text(result.markdown(), encoding="utf-8")
+        (out_dir / "compare.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+    if as_json:
+        print_json(result.to_dict())
+        return
+    from rich.markdown import Markdown
+
+    console.print(Markdown(result.markdown()))
+    if out_dir is not None:
+        console.print(f"wrote {out_dir / 'compare.md'} and compare.json")
 
 
 @app.command("cards")

@@ -32,7 +32,7 @@ from typing import Any
 from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
 from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
-from paiju.core.stats import Estimate, proportion_ci
+from paiju.core.stats import Estimate, mean_ci, proportion_ci
 from paiju.yuxi.actions import KIND_PLAY
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.cards import CardTable
@@ -181,11 +181,20 @@ class BalanceReport:
             out.append(f"| {a} | " + " | ".join(cells) + " |")
         out += [
             "",
+            "Cards, ranked by the lower end of their contribution's 95% interval:",
+            "",
             "| card | in deck (player-games) | play rate | win when played | win when not | "
             "contribution [95%] |",
             "|---|---|---|---|---|---|",
         ]
-        for c in sorted(self.cards, key=lambda c: -(c.contribution.value if c.contribution.n else -9)):
+        # ranked by the lower end of the interval, not the point estimate: a rarely played
+        # card with a large but uncertain contribution does not top the list
+        def lower_end(c: CardStat) -> float:
+            low = c.contribution.low
+            return low if c.contribution.n and not math.isnan(low) else -9.0
+
+        ranked = sorted(self.cards, key=lambda c: -lower_end(c))
+        for c in ranked:
             contrib = (
                 f"{c.contribution.value:+.3f} [{c.contribution.low:+.3f}, {c.contribution.high:+.3f}]"
                 if c.contribution.n and not math.isnan(c.contribution.value)
@@ -499,3 +508,143 @@ def save_plots(report: BalanceReport, out_dir: str | Path) -> list[Path]:
     fig.savefig(paths[-1], dpi=110)
     plt.close(fig)
     return paths
+
+
+# ---- comparing two card tables on the same seeds -----------------------------------------------
+@dataclass
+class BalanceComparison:
+    """Two balance runs of the same games (boards, decks, die settings, seeds, agents) on two
+    card tables: what a proposed change does, as paired differences (B − A) with 95% intervals.
+
+    A game index is played once per table, from the same seed and by the same agents, so most
+    of the game-to-game luck cancels in the differences. That is why a paired interval is
+    narrower than the gap between the two runs' own intervals."""
+
+    a: BalanceReport
+    b: BalanceReport
+    files: tuple[str, str]
+    first_player: dict[tuple[str, bool], Estimate]
+    """(board, die) -> B − A of the first player's result per game (1 win, 0.5 draw)."""
+    decks: dict[str, Estimate]
+    """deck -> B − A of that deck's result per player-game it was in."""
+    changed_cards: list[str]
+    """Card keys whose printed face or effects differ (or that one table lacks)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": list(self.files),
+            "table_hashes": [self.a.table_hash, self.b.table_hash],
+            "changed_cards": self.changed_cards,
+            "first_player": [
+                {"board": b, "die_bonus": d, "a": self.a.first_player[(b, d)].as_dict(),
+                 "b": self.b.first_player[(b, d)].as_dict(), "difference": e.as_dict()}
+                for (b, d), e in self.first_player.items()
+            ],
+            "decks": {
+                k: {"a": self.a.deck_overall[k].as_dict(), "b": self.b.deck_overall[k].as_dict(),
+                    "difference": e.as_dict()}
+                for k, e in self.decks.items()
+            },
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+        }
+
+    def markdown(self) -> str:
+        a, b = self.files
+        out = [
+            f"Balance comparison: A = {a} (table {self.a.table_hash}), B = {b} (table {self.b.table_hash}); "
+            f"{self.a.agents[0]} vs {self.a.agents[1]}, {self.a.games_per_setting} games per board and die "
+            f"setting, the same seeds (seed {self.a.seed}) on both tables.",
+            "",
+            "Changed cards: " + (", ".join(self.changed_cards) or "none"),
+            "",
+            "| board | die bonus | first-player win rate A | B | B − A [95% paired interval] |",
+            "|---|---|---|---|---|",
+        ]
+        for (board, die), e in self.first_player.items():
+            out.append(
+                f"| {board} | {'on' if die else 'off'} | {self.a.first_player[(board, die)].value:.3f} | "
+                f"{self.b.first_player[(board, die)].value:.3f} | {_signed(e)} |"
+            )
+        out += ["", "| deck | win rate A | B | B − A [95% paired interval] |", "|---|---|---|---|"]
+        for k, e in sorted(self.decks.items(), key=lambda kv: -abs(kv[1].value) if kv[1].n else 0):
+            out.append(
+                f"| {k} | {_fmt(self.a.deck_overall[k])} | {_fmt(self.b.deck_overall[k])} | {_signed(e)} |"
+            )
+        return "\n".join(out) + "\n"
+
+
+def _signed(e: Estimate) -> str:
+    if e.n == 0 or math.isnan(e.value):
+        return "-"
+    return f"{e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"
+
+
+def _card_faces(table: CardTable) -> dict[str, str]:
+    import json
+
+    faces = {}
+    for c in table.cards[1:]:
+        assert c is not None
+        face = {k: v for k, v in c.summary().items() if k != "id"}  # ids shift when a card is added
+        face["effects"] = [[e.trigger, e.effect, dict(e.params)] for e in c.effects]
+        faces[c.key] = json.dumps(face, sort_keys=True, ensure_ascii=False)
+    return faces
+
+
+def compare_balance(
+    games: int,
+    seed: int = 0,
+    *,
+    cards_files: tuple[str | Path | None, str | Path | None],
+    decks_files: tuple[str | Path | None, str | Path | None] = (None, None),
+    agents: tuple[str, str] = ("greedy", "greedy"),
+    boards: Sequence[str] = tuple(BOARDS),
+    decks: Sequence[str] | None = None,
+    workers: int = 1,
+    progress: Progress = False,
+    journal: str | Path | None = None,
+    backend: Backend | None = None,
+) -> BalanceComparison:
+    """:func:`run_balance` on table A, then on table B, with the same games, and their paired
+    differences. ``decks`` (default: the decks of table A) must exist in both tables. With
+    ``journal`` each run keeps its own journal (``NAME.a.jsonl``, ``NAME.b.jsonl``), so an
+    interrupted comparison resumes."""
+    names: list[str] | None = list(decks) if decks else None
+    reports = []
+    for side, (cfile, dfile) in zip("ab", zip(cards_files, decks_files, strict=True), strict=True):
+        if names is None:
+            names = list(YuxiConfig(cards_file=_opt(cfile), decks_file=_opt(dfile)).table().decks)
+        side_journal = None if journal is None else Path(journal).with_suffix(f".{side}.jsonl")
+        reports.append(
+            run_balance(
+                games, seed, agents=agents, boards=boards, decks=names, workers=workers, progress=progress,
+                journal=side_journal, backend=backend, cards_file=cfile, decks_file=dfile,
+            )
+        )
+    ra, rb = reports
+    first: dict[tuple[str, bool], list[float]] = {}
+    per_deck: dict[str, list[float]] = {d: [] for d in names or ()}
+    for x, y in zip(ra.records, rb.records, strict=True):
+        # the same job in both runs (balance_jobs depends on neither table)
+        assert (x.board, x.die_bonus, x.decks) == (y.board, y.die_bonus, y.decks)
+        first.setdefault((x.board, x.die_bonus), []).append(y.result - x.result)
+        for seat in (0, 1):
+            sign = 1.0 if seat == 0 else -1.0
+            per_deck[x.decks[seat]].append(sign * (y.result - x.result))
+    faces_a, faces_b = (
+        _card_faces(YuxiConfig(cards_file=_opt(c), decks_file=_opt(d)).table())
+        for c, d in zip(cards_files, decks_files, strict=True)
+    )
+    changed = sorted(k for k in set(faces_a) | set(faces_b) if faces_a.get(k) != faces_b.get(k))
+    return BalanceComparison(
+        ra, rb,
+        (str(cards_files[0] or "shipped cards"), str(cards_files[1] or "shipped cards")),
+        {k: mean_ci(v) for k, v in first.items()},
+        {k: mean_ci(v) for k, v in per_deck.items()},
+        changed,
+    )
+
+
+def _opt(path: str | Path | None) -> str | None:
+    return None if path is None else str(path)
