@@ -99,3 +99,18 @@ def test_bonus_what_if_is_hand_checked() -> None:
     assert rep.bonus_what_if[("4x4", "+1")].value == (0.5 + 1) / 2
     assert rep.bonus_what_if[("4x4", "+2")].value == 1.0
     assert "| 4x4 | 0.500" in rep.markdown()
+
+
+def test_tie_break_remedies_are_hand_checked() -> None:
+    from paiju.yuxi.balance import bonus_share
+
+    assert bonus_share(0, (0,), 1.0) == 1.0 and bonus_share(0, (0,), 0.0) == 0.0
+    assert bonus_share(-1, (1,), 0.0) == 0.0  # a +1 that only ties loses under ties→2nd
+    decks = ("tide_guild", "tempest")
+    recs = [_rec("3x3", False, decks, 0.5), _rec("3x3", False, decks, 0.5), _rec("3x3", False, decks, 1)]
+    rep = summarize(recs, 3, ("greedy", "greedy"), 0, list(decks))
+    # two draws and a win: a draw is 0.5, a tie-break gives both draws to one seat
+    assert rep.bonus_what_if[("3x3", "none")].value == 2 / 3
+    assert rep.bonus_what_if[("3x3", "ties→1st")].value == 1.0
+    assert rep.bonus_what_if[("3x3", "ties→2nd")].value == 1 / 3
+    assert "ties→2nd" in rep.markdown()

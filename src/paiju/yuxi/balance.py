@@ -62,14 +62,22 @@ BONUS_OPTIONS: dict[str, tuple[int, ...]] = {
 }
 """End bonuses for seat 0 the what-if table compares (a die averages over its faces)."""
 
+REMEDIES: dict[str, tuple[tuple[int, ...], float]] = {
+    **{name: (faces, 0.5) for name, faces in BONUS_OPTIONS.items()},
+    "ties→1st": ((0,), 1.0),
+    "ties→2nd": ((0,), 0.0),
+}
+"""First-player remedies the what-if table compares: an end bonus for seat 0 (its faces), and
+what an equal final score gives seat 0 (0.5: a draw; the tie-break rules give it to one seat)."""
 
-def bonus_share(margin: int, faces: Sequence[int]) -> float:
-    """Seat 0's expected result (1 win, 0.5 draw) with raw margin ``margin`` and a bonus
-    drawn uniformly from ``faces``."""
+
+def bonus_share(margin: int, faces: Sequence[int], tie: float = 0.5) -> float:
+    """Seat 0's expected result (1 win, ``tie`` for equal scores, 0 loss) with raw margin
+    ``margin`` and a bonus drawn uniformly from ``faces``."""
     total = 0.0
     for f in faces:
         m = margin + f
-        total += 1.0 if m > 0 else 0.5 if m == 0 else 0.0
+        total += 1.0 if m > 0 else tie if m == 0 else 0.0
     return total / len(faces)
 
 
@@ -96,8 +104,8 @@ class BalanceReport:
     deck_overall: dict[str, Estimate]
     cards: list[CardStat]
     bonus_what_if: dict[tuple[str, str], Estimate] = field(default_factory=dict)
-    """(board, bonus option) -> first-player win rate had the die-off games given seat 0 that
-    bonus (see :data:`BONUS_OPTIONS`); exact for agents that ignore the bonus (greedy)."""
+    """(board, remedy) -> first-player win rate had the die-off games been scored with that
+    remedy (see :data:`REMEDIES`); exact for agents that ignore the end scoring (greedy)."""
     records: list[GameRecord] = field(repr=False, default_factory=list)
     table_hash: str = ""
     """:func:`paiju.yuxi.cards.table_fingerprint` of the card table the games used."""
@@ -151,13 +159,14 @@ class BalanceReport:
             boards = list(dict.fromkeys(b for b, _ in self.bonus_what_if))
             out += [
                 "",
-                "What if (re-scored die-off games): first-player win rate with each end bonus for seat 0",
+                "What if (re-scored die-off games): first-player win rate with each remedy "
+                "(an end bonus for seat 0, or a tie-break rule)",
                 "",
-                "| board | " + " | ".join(BONUS_OPTIONS) + " |",
-                "|---" * (len(BONUS_OPTIONS) + 1) + "|",
+                "| board | " + " | ".join(REMEDIES) + " |",
+                "|---" * (len(REMEDIES) + 1) + "|",
             ]
             for b in boards:
-                row = [self.bonus_what_if[(b, o)] for o in BONUS_OPTIONS]
+                row = [self.bonus_what_if[(b, o)] for o in REMEDIES]
                 out.append(
                     f"| {b} | " + " | ".join(f"{e.value:.3f} [{e.low:.2f}, {e.high:.2f}]" for e in row) + " |"
                 )
@@ -375,8 +384,8 @@ def summarize(
     what_if: dict[tuple[str, str], Estimate] = {}
     for (board, die), rs in first.items():
         if not die:
-            for option, faces in BONUS_OPTIONS.items():
-                share = sum(bonus_share(r.scores[0] - r.scores[1], faces) for r in rs)
+            for option, (faces, tie) in REMEDIES.items():
+                share = sum(bonus_share(r.scores[0] - r.scores[1], faces, tie) for r in rs)
                 what_if[(board, option)] = proportion_ci(share, len(rs))
     pair_points: dict[tuple[str, str], list[float]] = {}
     deck_points: dict[str, list[float]] = {d: [] for d in deck_names}
