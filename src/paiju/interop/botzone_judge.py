@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
 import subprocess
 import time
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuState
 from paiju.doudizhu.moves import PASS, Move
 from paiju.doudizhu.scoring import ScoreFacts, get_rule, seat_returns
 from paiju.interop.botzone import KEEP_RUNNING, card_ids, cards_text, judge_accepts, level_counts
-from paiju.interop.programs import command_argv
+from paiju.interop.programs import LineProgram, ProgramError, command_argv
 
 
 class Forfeit(Exception):
@@ -40,28 +39,38 @@ class Forfeit(Exception):
 
 @dataclass
 class BotProgram:
-    """One bot: a command line, run afresh per request or kept running for a game."""
+    """One bot: a command line, run afresh per request (simple interaction) or kept running
+    for a game (:class:`paiju.interop.programs.LineProgram`)."""
 
     command: str
     time_limit: float
     keep_running: bool = False
-    _proc: subprocess.Popen[bytes] | None = None
-    _buffer: bytes = b""
-    _fresh: bool = True
 
     def __post_init__(self) -> None:
         self.argv = command_argv(self.command)
+        self._program = LineProgram(self.command)
 
     def ask(self, requests: list[Any], responses: list[Any]) -> Any:
         """The bot's response to the last request (raises :class:`Forfeit`)."""
         if not self.keep_running:
             return self._ask_fresh(requests, responses)
-        if self._proc is None:
-            self._start()
-            payload = {"requests": requests, "responses": responses}
+        if self._program.running:
+            payload: Any = requests[-1]
         else:
-            payload = requests[-1]
-        line = self._exchange(json.dumps(payload, separators=(",", ":")))
+            payload = {"requests": requests, "responses": responses}
+        try:
+            if not self._program.running:
+                self._program.start()
+            deadline = time.monotonic() + self.time_limit
+            self._program.write_line(json.dumps(payload, separators=(",", ":")), deadline, self.time_limit)
+            line = self._program.read_line(deadline, self.time_limit)
+            marker = self._program.read_line(deadline, self.time_limit)
+        except ProgramError as err:
+            raise Forfeit(err.reason) from None
+        if marker.strip() != KEEP_RUNNING:
+            raise Forfeit(
+                f"keep-running mode: expected {KEEP_RUNNING} after the response, got {marker[:60]!r}"
+            )
         return _response(line)
 
     def _ask_fresh(self, requests: list[Any], responses: list[Any]) -> Any:
@@ -81,62 +90,9 @@ class BotProgram:
             raise Forfeit("printed no response")
         return _response(lines[0])
 
-    def _start(self) -> None:
-        try:
-            self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-            )
-        except OSError as err:
-            raise Forfeit(f"could not start ({err.strerror})") from None
-        self._buffer = b""
-
-    def _exchange(self, payload: str) -> str:
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
-        deadline = time.monotonic() + self.time_limit
-        try:
-            proc.stdin.write(payload.encode() + b"\n")
-            proc.stdin.flush()
-        except OSError:
-            raise Forfeit(f"crashed (exit code {proc.poll()})") from None
-        line = self._read_line(deadline)
-        marker = self._read_line(deadline)
-        if marker.strip() != KEEP_RUNNING:
-            raise Forfeit(
-                f"keep-running mode: expected {KEEP_RUNNING} after the response, got {marker[:60]!r}"
-            )
-        return line
-
-    def _read_line(self, deadline: float) -> str:
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    raise Forfeit(f"timed out (no answer within {self.time_limit:g} s)")
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    raise Forfeit(f"crashed (exit code {proc.wait()})")
-                self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line.decode(errors="replace")
-
     def close(self) -> None:
         """End a kept-running bot (its game is over)."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        for stream in (proc.stdin, proc.stdout):
-            if stream is not None:
-                stream.close()
-        try:
-            proc.wait(timeout=0.2)  # a bot that is done exits at end of input; others are ended
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        self._program.close(grace=0.2)  # a bot that is done exits at end of input; others are ended
 
 
 def _tail(stderr: bytes) -> str:

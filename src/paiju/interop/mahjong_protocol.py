@@ -23,19 +23,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import selectors
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import IO, TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol, TypeVar
 
 from paiju.core.errors import ConfigError, InvalidNotationError, PaijuError
 from paiju.core.protocol import CHANCE, Agent, PlayedGame, State, play_game
 from paiju.core.rng import derive_seed
 from paiju.core.stats import Estimate, mean_ci, proportion_ci
-from paiju.interop.programs import command_argv
+from paiju.interop.programs import LineProgram, ProgramError
 from paiju.mahjong.config import MahjongConfig, load_tai_table
 from paiju.mahjong.game import (
     ADDED_KONG,
@@ -71,6 +69,8 @@ from paiju.mahjong.tiles import (
     tile_name,
     wall_tile_name,
 )
+
+T = TypeVar("T")
 
 PROTOCOL = "MJ16"
 """The protocol's name in ``/start``."""
@@ -1032,7 +1032,11 @@ class BotLink(Protocol):
     """A bot as the referee sees it: lines out, answer lines in."""
 
     name: str
-    alive: bool
+
+    @property
+    def alive(self) -> bool:
+        """Whether the bot is running (a forfeit ends it; the next hand restarts it)."""
+        ...
 
     def start(self, seat: int) -> str:
         """Start (or restart) the bot and shake hands; its ``ready`` line (raises Forfeit)."""
@@ -1076,41 +1080,34 @@ class LocalBot:
 class ProcessBot:
     """A bot program (a command line, split like a shell would), started once per match and
     restarted after a forfeit. Every answer is due within ``time_limit`` seconds of its ask and
-    is at most ``max_line`` bytes; output nobody asked for is a forfeit too."""
+    is at most ``max_line`` bytes; output nobody asked for is a forfeit too. The program is
+    driven through :class:`paiju.interop.programs.LineProgram`."""
 
     command: str
     time_limit: float = 5.0
     startup_limit: float = STARTUP_LIMIT
     max_line: int = MAX_LINE
     name: str = ""
-    alive: bool = False
     ready: bool = False
     """Running and through the ``/start`` handshake."""
     seat: int = -1
-    _proc: subprocess.Popen[bytes] | None = None
-    _buffer: bytes = b""
 
     def __post_init__(self) -> None:
-        self.argv = command_argv(self.command)
+        self.program = LineProgram(self.command, max_line=self.max_line)
         self.name = self.name or self.command
+
+    @property
+    def alive(self) -> bool:
+        return self.program.running
 
     def spawn(self, seat: int) -> None:
         """Start the program without waiting for it (the referee starts all four, then shakes hands)."""
         self.close()
         self.seat = seat
-        try:
-            self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-            )
-        except OSError as err:
-            raise Forfeit(seat, f"could not start ({err.strerror})") from None
-        assert self._proc.stdout is not None and self._proc.stdin is not None
-        os.set_blocking(self._proc.stdin.fileno(), False)  # a bot that stops reading cannot hang us
-        self._buffer = b""
-        self.alive = True
+        self._guard(self.program.start)
 
     def start(self, seat: int) -> str:
-        if self._proc is None or not self.alive or self.seat != seat:
+        if not self.alive or self.seat != seat:
             self.spawn(seat)
         line = self._exchange(Start(seat).format(), max(self.startup_limit, self.time_limit))
         if line.split()[:1] != ["ready"]:
@@ -1119,88 +1116,39 @@ class ProcessBot:
         return line
 
     def send(self, line: str) -> None:
-        self._write(line, time.monotonic() + self.time_limit)
+        deadline = time.monotonic() + self.time_limit
+        self._guard(lambda: self.program.write_line(line, deadline, self.time_limit))
 
     def ask(self, line: str) -> str:
         return self._exchange(line, self.time_limit)
 
     def _exchange(self, line: str, limit: float) -> str:
         deadline = time.monotonic() + limit
-        if self._buffer or self._readable(0.0):
+        if self.alive and self.program.has_unread_output():
             self._fail("wrote output nobody asked for")
-        self._write(line, deadline)
-        return self._read_line(deadline, limit)
 
-    def _fail(self, reason: str) -> None:
+        def exchange() -> str:
+            self.program.write_line(line, deadline, self.time_limit)
+            return self.program.read_line(deadline, limit)
+
+        return self._guard(exchange)
+
+    def _guard(self, step: Callable[[], T]) -> T:
+        """Run one step of the conversation; a misbehaving program forfeits (and is ended)."""
+        try:
+            return step()
+        except ProgramError as err:
+            self._fail(err.reason)
+            raise  # not reached: _fail raises
+
+    def _fail(self, reason: str) -> NoReturn:
         self.close()
         raise Forfeit(self.seat, reason)
 
-    def _crashed(self) -> None:
-        proc = self._proc
-        code = proc.wait() if proc is not None else None
-        self._fail(f"crashed (exit code {code})")
-
-    def _write(self, line: str, deadline: float) -> None:
-        proc = self._proc
-        if proc is None or proc.stdin is None or not self.alive:
-            self._fail("is not running")
-            return
-        data = (line + "\n").encode()
-        fd = proc.stdin.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_WRITE)
-            while data:
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    self._fail(f"stopped reading its input (blocked for {self.time_limit:g} s)")
-                try:
-                    data = data[os.write(fd, data) :]
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    self._crashed()
-
-    def _readable(self, timeout: float) -> bool:
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        with selectors.DefaultSelector() as sel:
-            sel.register(proc.stdout.fileno(), selectors.EVENT_READ)
-            return bool(sel.select(timeout))
-
-    def _read_line(self, deadline: float, limit: float) -> str:
-        proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
-        while b"\n" not in self._buffer:
-            if len(self._buffer) > self.max_line:
-                self._fail(f"answered a line longer than {self.max_line} bytes")
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._readable(left):
-                self._fail(f"timed out (no answer within {limit:g} s)")
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                self._crashed()
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        if len(line) > self.max_line:
-            self._fail(f"answered a line longer than {self.max_line} bytes")
-        return line.decode(errors="replace").rstrip("\r")
-
     def close(self) -> None:
         """End the bot: close its input (a bot exits at end of input), then kill it if needed."""
-        proc, self._proc = self._proc, None
-        self.alive = self.ready = False
-        if proc is None:
-            return
-        for stream in (proc.stdin, proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        try:
-            proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        self.ready = False
+        self.program.close()
 
 
 # ---- one hand ------------------------------------------------------------------------------------

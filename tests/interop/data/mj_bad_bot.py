@@ -21,10 +21,10 @@ for line in sys.stdin:
         drawn = [t for t in words[1:] if not t.endswith("f")][-1]
     elif verb == "/mo" and not words[1].endswith("f"):
         drawn = words[1]
-        if mode == "chatty":
-            print("I drew " + drawn, flush=True)
     elif verb == "/ask" and words[1] == "throw":
-        print("throw " + drawn, flush=True)
+        # chatty: one more line in the same write as the answer, so it is already waiting
+        # when the referee next speaks (a line written later could race with that ask)
+        print("throw " + drawn + ("\nI threw " + drawn if mode == "chatty" else ""), flush=True)
     elif verb == "/ask":
         if mode == "crash":
             sys.exit(3)
