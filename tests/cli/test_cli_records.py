@@ -151,3 +151,15 @@ def test_a_corrupt_record_file_is_named(
         args = ["records", *command, str(folder)] + (["0"] if command == ["show"] else [])
         code, _, err = _run(args, capsys)
         assert code == 2 and len(err.splitlines()) == 1 and victim.name in err, (command, err)
+
+
+def test_replaying_a_run_of_external_programs_is_refused_with_a_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the header a Botzone judge run writes (paiju.interop.botzone_judge): bots, not agents
+    folder = tmp_path / "judged"
+    folder.mkdir()
+    header = {"run_id": "x", "config": {"kind": "botzone-judge", "bots": ["a", "b", "c"], "seed": 0}}
+    (folder / "run.json").write_text(json.dumps(header))
+    code, _, err = _run(["records", "replay", str(folder)], capsys)
+    assert code == 2 and "botzone-judge run" in err and "external programs" in err

@@ -264,6 +264,13 @@ def replay_check(out_dir: str | Path, game_indices: Sequence[int]) -> list[Repla
     try:
         header = json.loads(run_file.read_text())
         config = header["config"]
+        kind = config.get("kind") if isinstance(config, dict) else None
+        if kind is not None and "agents" not in config:
+            # e.g. a Botzone judge run: external programs played it, there are no agents to rerun
+            raise ConfigError(
+                f"{folder} is a {kind} run: its games were played by external programs, so they "
+                "cannot be replayed from seeds like an arena run (show them with `paiju records show`)"
+            )
         game_name, specs, seed = config["game"], config["agents"], config["seed"]
         fmt, options = config["format"], config["game_options"]
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as err:
