@@ -9,30 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from effect_mutants import damage_through_armour, heal_without_cap  # tests/yuxi/, on the path
 from typer.testing import CliRunner
 
 from paiju.cli.main import app
-from paiju.yuxi import effects as fx
 from paiju.yuxi.audit import replay_seed, replay_violation, run_audit
-from paiju.yuxi.game import YuxiState
 from paiju.yuxi.invariants import InvariantViolation
 from paiju.yuxi.oracle.check import RULE_COVERAGE
 
 SEARCH = (("mcts:simulations=16", "mcts:simulations=16"),)
-
-
-# Two mutations of the effect code (the same bugs as tests/yuxi/test_yuxi_mutations.py, which
-# the fuzzer must catch), written out here so that this file stands alone.
-def heal_without_cap(st: YuxiState, owner: int, cell: int, amount: int) -> None:
-    for n in range(len(st.card)):
-        if st.card[n] and st.owner[n] == owner and st.power[n] < st.base[n]:
-            fx.boost(st, n, amount)  # may heal above the starting points
-
-
-def damage_through_armour(st: YuxiState, owner: int, cell: int, amount: int) -> None:
-    for n in st.shape.neighbours[cell]:
-        if st.card[n] and st.owner[n] != owner:
-            fx.drain(st, n, amount)  # armour ignored
 
 
 @pytest.mark.parametrize(

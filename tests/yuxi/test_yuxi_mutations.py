@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from effect_mutants import damage_through_armour, heal_without_cap  # tests/yuxi/, on the path
 
 from paiju.yuxi import effects as fx
 from paiju.yuxi import game as engine
@@ -66,18 +67,6 @@ def recycle_with_discount(st: YuxiState, owner: int, cell: int, max: int, card: 
     extra = fx.discount_of(st, owner) if taken else 0
     for _ in range(taken + extra):
         fx.add_to_hand(st, owner, card, minted=False)
-
-
-def heal_without_cap(st: YuxiState, owner: int, cell: int, amount: int) -> None:
-    for n in range(len(st.card)):
-        if st.card[n] and st.owner[n] == owner and st.power[n] < st.base[n]:
-            fx.boost(st, n, amount)  # may heal above the starting points
-
-
-def damage_through_armour(st: YuxiState, owner: int, cell: int, amount: int) -> None:
-    for n in st.shape.neighbours[cell]:
-        if st.card[n] and st.owner[n] != owner:
-            fx.drain(st, n, amount)  # armour ignored
 
 
 def deaths_below_zero_only(st: YuxiState) -> None:

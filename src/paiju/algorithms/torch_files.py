@@ -8,7 +8,10 @@ file is said once, the same way for every kind of model.
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +52,12 @@ def load_payload(
     if not isinstance(payload, dict) or (fmt is not None and payload.get("format") != fmt):
         raise CorruptRecordError(f"{what} {name!r} is not a {fmt or 'paiju'} file")
     return payload
+
+
+def run_identity(config: Any, may_change: Iterable[str]) -> dict[str, Any]:
+    """What a resumed training run must match: the dataclass ``config`` as plain JSON data
+    (tuples read as lists, so a reloaded copy compares equal), without the fields in
+    ``may_change`` (those a run may change between its sessions: its length, its workers)."""
+    skip = set(may_change)
+    own = {k: v for k, v in asdict(config).items() if k not in skip}
+    return dict(json.loads(json.dumps(own)))

@@ -26,7 +26,7 @@ from paiju.doudizhu.game import Bid, DouDizhuConfig, DouDizhuGame, DouDizhuState
 from paiju.doudizhu.moves import PASS, Move
 from paiju.doudizhu.scoring import ScoreFacts, get_rule, seat_returns
 from paiju.interop.botzone import KEEP_RUNNING, card_ids, cards_text, judge_accepts, level_counts
-from paiju.interop.programs import LineProgram, ProgramError, command_argv
+from paiju.interop.programs import LineProgram, ProgramError
 
 
 class Forfeit(Exception):
@@ -47,8 +47,7 @@ class BotProgram:
     keep_running: bool = False
 
     def __post_init__(self) -> None:
-        self.argv = command_argv(self.command)
-        self._program = LineProgram(self.command)
+        self._program = LineProgram(self.command)  # reads the command line once, for both modes
 
     def ask(self, requests: list[Any], responses: list[Any]) -> Any:
         """The bot's response to the last request (raises :class:`Forfeit`)."""
@@ -77,7 +76,8 @@ class BotProgram:
         payload = json.dumps({"requests": requests, "responses": responses}, separators=(",", ":"))
         try:
             done = subprocess.run(
-                self.argv, input=payload.encode() + b"\n", capture_output=True, timeout=self.time_limit
+                self._program.argv, input=payload.encode() + b"\n", capture_output=True,
+                timeout=self.time_limit,
             )
         except subprocess.TimeoutExpired:
             raise Forfeit(f"timed out (no answer within {self.time_limit:g} s)") from None

@@ -1139,7 +1139,6 @@ class ProcessBot:
             return step()
         except ProgramError as err:
             self._fail(err.reason)
-            raise  # not reached: _fail raises
 
     def _fail(self, reason: str) -> NoReturn:
         self.close()

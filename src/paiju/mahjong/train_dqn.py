@@ -133,8 +133,9 @@ class TrainConfig:
     """Redraw ``curve.png`` at every checkpoint (a second of matplotlib each)."""
 
     def identity(self) -> dict[str, Any]:
-        own = {k: v for k, v in asdict(self).items() if k not in ("out", "total_steps", "workers", "curve")}
-        return dict(json.loads(json.dumps(own)))  # tuples as lists: equal after a reload
+        from paiju.algorithms.torch_files import run_identity  # torch only when a run starts
+
+        return run_identity(self, ("out", "total_steps", "workers", "curve"))
 
     def behaviour_spec(self) -> AgentSpec:
         """The behaviour agent's spec with the training depth."""

@@ -100,8 +100,9 @@ class SupervisedConfig:
     curve: bool = True
 
     def identity(self) -> dict[str, Any]:
-        own = {k: v for k, v in asdict(self).items() if k not in ("out", "epochs", "threads", "curve")}
-        return dict(json.loads(json.dumps(own)))
+        from paiju.algorithms.torch_files import run_identity  # torch only when a run starts
+
+        return run_identity(self, ("out", "epochs", "threads", "curve"))
 
 
 def check_config(cfg: SupervisedConfig) -> None:

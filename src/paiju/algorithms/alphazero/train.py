@@ -49,7 +49,7 @@ from paiju.algorithms.alphazero.selfplay import (
     selfplay_task,
     weights_bytes,
 )
-from paiju.algorithms.torch_files import load_payload, save_payload
+from paiju.algorithms.torch_files import load_payload, run_identity, save_payload
 from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
 from paiju.core.runner import Backend, Progress, run_tasks
@@ -167,7 +167,7 @@ def train(
             )
         payload = load_payload(checkpoint, "AlphaZero training checkpoint", CHECKPOINT_FORMAT)
         # through from_dict: a setting added since the run started reads as its default
-        if _identity(TrainConfig.from_dict(payload["config"]).to_dict()) != _identity(config.to_dict()):
+        if _identity(TrainConfig.from_dict(payload["config"])) != _identity(config):
             raise ConfigError(
                 f"{checkpoint} was trained with another configuration; resume with the same options "
                 f"(saved: {json.dumps(payload['config'], sort_keys=True)})"
@@ -250,9 +250,9 @@ def train(
     return metrics
 
 
-def _identity(config: dict[str, Any]) -> dict[str, Any]:
+def _identity(config: TrainConfig) -> dict[str, Any]:
     """What a resume must match: everything but ``iterations`` (a run may be extended)."""
-    return {k: v for k, v in config.items() if k != "iterations"}
+    return run_identity(config, ("iterations",))
 
 
 # ---- the steps ------------------------------------------------------------------------------------
