@@ -151,8 +151,11 @@ class _Fuzzer:
         decks[owner] = choices[int(rng.integers(len(choices)))]
         game = self._config(rng, board, (decks[0], decks[1]), swaps=bool(rng.integers(2)))
         spec = _Spec(game, rng)
-        spec.random_board()
         card = game.table.card(key)
+        # an effect counting characters of a title needs several of them around to be tested:
+        # half the boards built for it are crowded with that title (count = 1 survives otherwise)
+        titles = sorted({str(r.params["title"]) for r in card.effects if "title" in r.params})
+        spec.random_board(theme=titles[int(rng.integers(len(titles)))] if titles and rng.random() < 0.5 else None)
         if trigger in ("deploy", "cast"):
             return spec.play_step(mover, card.id)
         cell = spec.place(key, owner, trigger)
@@ -195,9 +198,13 @@ class _Spec:
         self.weather: dict[str, str] = {}
         self.hands: list[list[str]] = [[], []]
 
-    def _draw(self, p: int, characters: bool) -> str | None:
+    def _draw(self, p: int, characters: bool, title: str | None = None) -> str | None:
         ids = [
-            i for i, n in enumerate(self.left[p]) if n and (not characters or self.table.card(i).is_character)
+            i
+            for i, n in enumerate(self.left[p])
+            if n
+            and (not characters or self.table.card(i).is_character)
+            and (title is None or title in self.table.card(i).titles)
         ]
         if not ids:
             return None
@@ -226,16 +233,21 @@ class _Spec:
             extra["cd"] = int(rng.integers(1, c.cooldown + 1))
         return (key, owner, extra)
 
-    def random_board(self) -> None:
+    def random_board(self, theme: str | None = None) -> None:
+        """Random characters and weather; with a ``theme`` title, most characters carry it."""
         shape = self.game.shape
         rng = self.rng
         for cell in range(shape.cells):
             name = shape.cell_name(cell)
             if rng.random() < 0.4:
                 self.weather[name] = WEATHERS[int(rng.integers(len(WEATHERS)))]
-            if rng.random() < 0.45 and len(self.units) < shape.cells - 2:
+            if rng.random() < (0.45 if theme is None else 0.7) and len(self.units) < shape.cells - 2:
                 owner = int(rng.integers(2))
-                key = self._draw(owner, characters=True) if rng.random() < 0.9 else "crabling"
+                key = None
+                if theme is not None and rng.random() < 0.8:
+                    key = self._draw(owner, characters=True, title=theme)
+                if key is None:
+                    key = self._draw(owner, characters=True) if rng.random() < 0.9 else "crabling"
                 if key is not None:
                     self.units[name] = self._unit(key, owner)
 
