@@ -83,3 +83,23 @@ def test_mean_interval_hand_checked() -> None:
     # sd = 1.2910, se = 0.6455, half = 1.96 * se = 1.2652
     assert est.value == 2.5
     assert math.isclose(est.half_width, 1.2652, abs_tol=1e-3)
+
+
+def test_pair_correlation_against_hand_and_known_models() -> None:
+    from paiju.core.stats import pair_correlation
+
+    # by hand: pair means 1, 0, .5, .5; MSB = 2·(.25+.25)/3 = 1/3, MSW = 2/8; ICC = (1/12)/(7/12)
+    assert math.isclose(pair_correlation([1, 0, 1, 0], [1, 0, 0, 1]).value, 1 / 7)
+    same = pair_correlation([1, 0, 0.5, 1], [1, 0, 0.5, 1])
+    assert same.value == 1.0 and same.low == 1.0
+    rng = as_generator(3)
+    # a shared component of variance 1 and noise of variance 1 per replay: ICC 0.5
+    deal = rng.normal(size=4000)
+    est = pair_correlation(deal + rng.normal(size=4000), deal + rng.normal(size=4000))
+    assert est.low < 0.5 < est.high and est.high - est.low < 0.08
+    # nothing shared: about 0
+    free = pair_correlation(rng.normal(size=4000), rng.normal(size=4000))
+    assert free.low < 0.0 < free.high
+    assert math.isnan(pair_correlation([1, 1, 1], [1, 1, 1]).value)
+    with pytest.raises(ValueError, match="equal-length"):
+        pair_correlation([1, 2], [1])

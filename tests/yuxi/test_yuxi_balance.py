@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
+from typing import Any
 
 from paiju.core.stats import proportion_ci
 from paiju.yuxi.balance import GameRecord, _difference, run_balance, save_plots, summarize
@@ -114,3 +116,58 @@ def test_tie_break_remedies_are_hand_checked() -> None:
     assert rep.bonus_what_if[("3x3", "ties→1st")].value == 1.0
     assert rep.bonus_what_if[("3x3", "ties→2nd")].value == 1 / 3
     assert "ties→2nd" in rep.markdown()
+
+
+def test_luck_pairs_are_hand_checked() -> None:
+    deck = ("tempest", "tide_iron")
+    # 4 pairs on 3x3 die off: (1,1) same seat, (0,0) same seat, (1,0) same agent, (0.5,1) a draw
+    records = []
+    for a, b in ((1.0, 1.0), (0.0, 0.0), (1.0, 0.0), (0.5, 1.0)):
+        records.append(_rec("3x3", False, deck, a))
+        records.append(dataclasses.replace(_rec("3x3", False, deck, b), swapped=True))
+    report = summarize(records, 4, ("greedy", "greedy"), 0, list(deck))
+    luck = report.luck[("3x3", False)]
+    assert (luck.same_seat.value, luck.same_agent.value, luck.share.n) == (0.5, 0.25, 4)
+    # ICC(1) by hand: pair means 1, 0, .5, .75 (grand .5625); MSB = 2·Σ(m−g)²/3, MSW = Σd²/8
+    msb = 2 * ((1 - 0.5625) ** 2 + 0.5625**2 + 0.0625**2 + 0.1875**2) / 3
+    msw = (0 + 0 + 1 + 0.25) / 8
+    assert math.isclose(luck.share.value, (msb - msw) / (msb + msw))
+    # the replays do not enter the other figures: the first games alone give the same report
+    alone = summarize(records[::2], 4, ("greedy", "greedy"), 0, list(deck))
+    assert report.first_player == alone.first_player and report.cards == alone.cards
+    assert alone.luck == {}
+
+
+def test_a_swapped_replay_is_the_same_deal_with_the_agents_seats_swapped() -> None:
+    from paiju.core.protocol import play_game
+    from paiju.core.rng import derive_seed
+    from paiju.yuxi.agents import REGISTRY
+    from paiju.yuxi.game import YuxiConfig, YuxiGame
+
+    specs = ("random", "greedy")
+    report = run_balance(3, seed=5, agents=specs, boards=("3x3",), luck=True)
+    assert len(report.records) == 6 and all(not r.swapped for r in report.records)
+    assert set(report.luck) == {("3x3", True), ("3x3", False)}
+    plain = run_balance(3, seed=5, agents=specs, boards=("3x3",))
+    assert plain.first_player == report.first_player and plain.luck == {}
+    # the replay of game 0 (die on), built by hand: greedy in seat 0, random in seat 1, each
+    # agent keeping its own seed; the opening deal equals the first game's
+    first = report.records[0]
+    game = YuxiGame(YuxiConfig(board="3x3", decks=first.decks, die_bonus=True))
+    seed = derive_seed(5, 0)
+    def pair() -> list[Any]:
+        return [REGISTRY.make(s, derive_seed(seed, 100 + k)) for k, s in enumerate(specs)]
+
+    replay = play_game(game, pair()[::-1], seed)
+    original = play_game(game, pair(), seed)
+    assert replay.actions[0] == original.actions[0]  # the deal
+    state = game.new_initial_state()
+    for a in replay.actions:
+        state.apply(a)
+    a, b = state.final_scores()
+    pair = report.luck[("3x3", True)]
+    assert pair.share.n == 3
+    from paiju.yuxi.balance import play_balance_game
+
+    rec = play_balance_game(game, specs, seed, swapped=True)
+    assert rec.swapped and rec.scores == (a, b)

@@ -101,6 +101,19 @@ def test_audit_replay_and_balance(tmp_path: Path) -> None:
     assert bal.exit_code == 0, bal.output
     assert "first player" in bal.output
     assert {p.name for p in out.iterdir()} >= {"report.md", "report.json", "first_player.png", "cards.png"}
+    luck = runner.invoke(
+        app,
+        ["yuxi", "balance", "--games", "3", "--boards", "3x3", "--agents", "greedy,random",
+         "--luck", "--json"],
+    )
+    assert luck.exit_code == 0, luck.output
+    rows = json.loads(luck.output)["luck"]
+    assert [(r["board"], r["die_bonus"], r["share"]["n"]) for r in rows] == [
+        ("3x3", True, 3), ("3x3", False, 3)
+    ]
+    both = runner.invoke(app, ["yuxi", "balance", "--luck", "--compare", "a.toml", "b.toml"])
+    # the entry point turns a PaijuError into exit 2 with its one line
+    assert isinstance(both.exception, PaijuError) and "--luck goes with one card table" in str(both.exception)
 
 
 def test_cards_lists_and_prints_the_rules_reference() -> None:

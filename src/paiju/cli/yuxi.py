@@ -403,6 +403,14 @@ def balance(
             "(first-player and deck win rates) with paired intervals; --decks-file goes with both.",
         ),
     ] = None,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck",
+            help="Replay every game with the seats swapped on the same deal (twice the games) and "
+            "report how much of each board's result the deal decides.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """First-player win rate per board with and without the die bonus, deck matrix, card stats;
@@ -413,6 +421,8 @@ def balance(
     specs = agent_line_up(agents, REGISTRY, expected=2)
     board_list = _boards(boards)
     if compare is not None:
+        if luck:
+            raise ConfigError("--luck goes with one card table, not with --compare")
         _compare_balance(
             compare, games, seed, (specs[0], specs[1]), board_list, out_dir, workers, ray, journal,
             deck_pool, cards_file, decks_file, as_json,
@@ -421,7 +431,7 @@ def balance(
     report = run_balance(
         games, seed, agents=(specs[0], specs[1]), boards=board_list, progress=not as_json,
         backend=Backend(workers=workers, ray=ray), journal=journal,
-        cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool),
+        cards_file=cards_file, decks_file=decks_file, decks=_deck_pool(deck_pool), luck=luck,
     )
     if out_dir is not None:
         import json
@@ -449,6 +459,16 @@ def balance(
             str(e.n),
         )
     console.print(table)
+    if report.luck:
+        luck_table = Table(title="luck: each game against its seat-swapped replay on the same deal")
+        for col in ("board", "die bonus", "same seat won both", "same agent won both", "luck share", "pairs"):
+            luck_table.add_column(col)
+        for (b, d), x in report.luck.items():
+            luck_table.add_row(
+                b, "on" if d else "off", f"{x.same_seat.value:.3f}", f"{x.same_agent.value:.3f}",
+                f"{x.share.value:.2f} [{x.share.low:.2f}, {x.share.high:.2f}]", str(x.share.n),
+            )
+        console.print(luck_table)
     decks = Table(title="decks (all boards and settings)")
     for col in ("deck", "win rate", "95% interval", "games"):
         decks.add_column(col)

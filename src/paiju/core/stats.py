@@ -131,3 +131,39 @@ def elo_ratings(
             half = math.inf
         out.append(Estimate(elo, elo - half, elo + half, int(games[p])))
     return out
+
+
+def pair_correlation(
+    a: Sequence[float], b: Sequence[float], seed: int = 0, resamples: int = 2000
+) -> Estimate:
+    """One-way intraclass correlation ICC(1) of the pairs ``(a[i], b[i])``, with a 95%
+    percentile bootstrap interval over pairs (``resamples`` draws from ``seed``).
+
+    ICC(1) = (MSB − MSW) / (MSB + MSW) for two measurements per pair: the share of the
+    variance that lies between pairs. Two replays of one deal that always agree give 1,
+    replays that agree no more than two random deals give about 0. nan when every value is
+    equal (no variance to share out)."""
+    import numpy as np
+
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"pair_correlation needs two equal-length sequences, got {x.shape} and {y.shape}")
+    n = x.size
+    if n < 2:
+        return Estimate(math.nan, math.nan, math.nan, n)
+
+    def icc(xs: Any, ys: Any) -> Any:
+        means = (xs + ys) / 2
+        grand = means.mean(axis=-1, keepdims=True)
+        msb = 2 * ((means - grand) ** 2).sum(axis=-1) / (n - 1)
+        msw = ((xs - ys) ** 2).sum(axis=-1) / (2 * n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (msb - msw) / (msb + msw)
+
+    value = float(icc(x, y))
+    idx = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
+    draws = icc(x[idx], y[idx])
+    draws = draws[np.isfinite(draws)]
+    low, high = np.quantile(draws, [0.025, 0.975]) if draws.size else (math.nan, math.nan)
+    return Estimate(value, float(low), float(high), n)

@@ -23,6 +23,7 @@ The report renders as Markdown tables (:meth:`BalanceReport.markdown`) and PNG p
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from typing import Any
 from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
 from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
-from paiju.core.stats import Estimate, mean_ci, proportion_ci
+from paiju.core.stats import Estimate, mean_ci, pair_correlation, proportion_ci
 from paiju.yuxi.actions import KIND_PLAY
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.cards import CardTable
@@ -51,6 +52,8 @@ class GameRecord:
     """Seat 0's share: 1 win, 0.5 draw, 0 loss."""
     played: tuple[tuple[int, ...], tuple[int, ...]]
     """Distinct card ids each seat played."""
+    swapped: bool = False
+    """A luck replay: the game of the same index and seed with the agents' seats swapped."""
 
 
 BONUS_OPTIONS: dict[str, tuple[int, ...]] = {
@@ -93,6 +96,22 @@ class CardStat:
     """win_when_played - win_when_not, with a 95% interval."""
 
 
+@dataclass(frozen=True)
+class LuckStat:
+    """A board and die setting's games against their seat-swapped replays (the same index,
+    seed and opening deal, the agents' seats swapped)."""
+
+    same_seat: Estimate
+    """Share of the pairs in which the same seat won both games: the deal, not who played
+    it, decided."""
+    same_agent: Estimate
+    """Share of the pairs in which the same agent won both games (in self-play: the play's
+    own randomness turned the result)."""
+    share: Estimate
+    """Luck's share of the variance of seat 0's result: the intraclass correlation of the two
+    replays (1: the deal decides everything; 0: a replay agrees no more than another deal)."""
+
+
 @dataclass
 class BalanceReport:
     games_per_setting: int
@@ -109,6 +128,8 @@ class BalanceReport:
     records: list[GameRecord] = field(repr=False, default_factory=list)
     table_hash: str = ""
     """:func:`paiju.yuxi.cards.table_fingerprint` of the card table the games used."""
+    luck: dict[tuple[str, bool], LuckStat] = field(default_factory=dict)
+    """(board, die) -> the games against their seat-swapped replays (runs with ``luck``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +143,11 @@ class BalanceReport:
             ],
             "bonus_what_if": [
                 {"board": b, "bonus": o, **e.as_dict()} for (b, o), e in self.bonus_what_if.items()
+            ],
+            "luck": [
+                {"board": b, "die_bonus": d, "same_seat": x.same_seat.as_dict(),
+                 "same_agent": x.same_agent.as_dict(), "share": x.share.as_dict()}
+                for (b, d), x in self.luck.items()
             ],
             "deck_overall": {k: e.as_dict() for k, e in self.deck_overall.items()},
             "deck_matrix": {
@@ -155,6 +181,21 @@ class BalanceReport:
                 f"| {b} | {'on' if d else 'off'} | {e.value:.3f} | [{e.low:.3f}, {e.high:.3f}] | "
                 f"{self.mean_margin[(b, d)]:+.2f} | {e.n} |"
             )
+        if self.luck:
+            out += [
+                "",
+                "Luck (each game against its seat-swapped replay on the same deal): the share of "
+                "pairs the same seat won twice, the same agent won twice, and luck's share of the "
+                "variance of the result (intraclass correlation, 95% bootstrap interval over deals)",
+                "",
+                "| board | die bonus | same seat won both | same agent won both | luck share | pairs |",
+                "|---|---|---|---|---|---|",
+            ]
+            for (b, d), x in self.luck.items():
+                out.append(
+                    f"| {b} | {'on' if d else 'off'} | {_fmt(x.same_seat)} | {_fmt(x.same_agent)} | "
+                    f"{x.share.value:.2f} [{x.share.low:.2f}, {x.share.high:.2f}] | {x.share.n} |"
+                )
         if self.bonus_what_if:
             boards = list(dict.fromkeys(b for b, _ in self.bonus_what_if))
             out += [
@@ -232,11 +273,16 @@ def _difference(a: Estimate, b: Estimate) -> Estimate:
     return Estimate(d, max(-1.0, low), min(1.0, high), a.n + b.n)
 
 
-def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -> GameRecord:
-    """One self-play game for the report (agents seeded from ``seed``)."""
+def play_balance_game(
+    game: YuxiGame, agent_specs: tuple[str, str], seed: int, swapped: bool = False
+) -> GameRecord:
+    """One self-play game for the report (agents seeded from ``seed``); ``swapped``: the same
+    game with ``agent_specs[1]`` in seat 0 and ``agent_specs[0]`` in seat 1, each agent keeping
+    its seed (the same opening deal; only who plays which side changes)."""
     from paiju.yuxi.agents import REGISTRY
 
-    agents = [REGISTRY.make(spec, derive_seed(seed, 100 + seat)) for seat, spec in enumerate(agent_specs)]
+    order = (1, 0) if swapped else (0, 1)
+    agents = [REGISTRY.make(agent_specs[k], derive_seed(seed, 100 + k)) for k in order]
     history = play_game(game, agents, seed).actions
     played: tuple[set[int], set[int]] = (set(), set())
     # replay to attribute each play to its seat (the history holds actions only); the replay
@@ -258,17 +304,22 @@ def play_balance_game(game: YuxiGame, agent_specs: tuple[str, str], seed: int) -
         (a, b),
         result,
         (tuple(sorted(played[0])), tuple(sorted(played[1]))),
+        swapped,
     )
 
 
-def _balance_task(jobs: tuple[tuple[YuxiConfig, tuple[str, str], int], ...]) -> list[GameRecord]:
+BalanceJob = tuple[YuxiConfig, tuple[str, str], int, bool]
+"""One game of a run: room, agents (seat 0, seat 1), seed, swapped (a luck replay)."""
+
+
+def _balance_task(jobs: tuple[BalanceJob, ...]) -> list[GameRecord]:
     """The runner's task: a few balance games (top-level, so worker processes can run it)."""
     records = []
-    for config, agents, game_seed in jobs:
+    for config, agents, game_seed, swapped in jobs:
         game = _GAMES.get(config)
         if game is None:
             game = _GAMES[config] = YuxiGame(config)
-        records.append(play_balance_game(game, agents, game_seed))
+        records.append(play_balance_game(game, agents, game_seed, swapped))
     return records
 
 
@@ -279,23 +330,21 @@ TASK_GAMES = 8
 
 def balance_jobs(
     games: int, seed: int, agents: tuple[str, str], boards: Sequence[str], deck_names: Sequence[str],
-    cards_file: str | None = None, decks_file: str | None = None,
-) -> list[tuple[YuxiConfig, tuple[str, str], int]]:
+    cards_file: str | None = None, decks_file: str | None = None, luck: bool = False,
+) -> list[BalanceJob]:
     """Every game of a balance run: room, agents and seed (decks and seed shared by the two
-    die settings of the same game index, so the die comparison is paired)."""
-    jobs = []
+    die settings of the same game index, so the die comparison is paired); with ``luck``,
+    each game is followed by its seat-swapped replay."""
+    jobs: list[BalanceJob] = []
     for board in boards:
         for i in range(games):
             rng = as_generator(derive_seed(seed, i, 7))
             d0, d1 = (deck_names[int(k)] for k in rng.integers(len(deck_names), size=2))
             for die in (True, False):
-                jobs.append(
-                    (
-                        YuxiConfig(board=board, decks=(d0, d1), die_bonus=die,
-                                   cards_file=cards_file, decks_file=decks_file),
-                        agents, derive_seed(seed, i),
-                    )
-                )
+                config = YuxiConfig(board=board, decks=(d0, d1), die_bonus=die,
+                                    cards_file=cards_file, decks_file=decks_file)
+                for swapped in (False, True) if luck else (False,):
+                    jobs.append((config, agents, derive_seed(seed, i), swapped))
     return jobs
 
 
@@ -308,7 +357,7 @@ def _record_from_json(items: list[dict[str, Any]]) -> list[GameRecord]:
         GameRecord(
             r["board"], bool(r["die_bonus"]), (r["decks"][0], r["decks"][1]),
             (int(r["scores"][0]), int(r["scores"][1])), float(r["result"]),
-            (tuple(r["played"][0]), tuple(r["played"][1])),
+            (tuple(r["played"][0]), tuple(r["played"][1])), bool(r.get("swapped", False)),
         )
         for r in items
     ]
@@ -327,9 +376,12 @@ def run_balance(
     backend: Backend | None = None,
     cards_file: str | Path | None = None,
     decks_file: str | Path | None = None,
+    luck: bool = False,
 ) -> BalanceReport:
     """``games`` games per (board, die setting); decks drawn at random per game (the same
-    draws and seeds for both die settings). The games are played by the project's runner
+    draws and seeds for both die settings); with ``luck`` every game is replayed with the
+    seats swapped (twice the games), for the luck table; the other figures use the first
+    games only, so they do not change. The games are played by the project's runner
     (``workers`` local processes, or ``backend``); every game is seeded by its index, so the
     report does not depend on either. With ``journal`` (a JSONL file) every finished batch
     of games is appended there, and rerunning with the same arguments resumes. ``cards_file``
@@ -344,11 +396,13 @@ def run_balance(
     deck_names = list(decks) if decks else list(table.decks)
     for name in deck_names:
         table.deck(name)  # an unknown deck is refused before any game starts
-    jobs = balance_jobs(games, seed, agents, boards, deck_names, cfile, dfile)
+    jobs = balance_jobs(games, seed, agents, boards, deck_names, cfile, dfile, luck)
     tasks = [tuple(jobs[i : i + TASK_GAMES]) for i in range(0, len(jobs), TASK_GAMES)]
     config = {"kind": "yuxi-balance", "games": games, "seed": seed, "agents": list(agents),
               "boards": list(boards), "decks": deck_names, "rules_version": YuxiGame().info.rules_version,
               "table_hash": table_hash}
+    if luck:  # absent otherwise, so journals written before the option still resume
+        config["luck"] = True
     store = None if journal is None else TaskJournal(journal, config, _record_to_json, _record_from_json)
     results: dict[int, list[GameRecord]] = dict(store.results) if store is not None else {}
     todo = [i for i in range(len(tasks)) if i not in results]
@@ -376,6 +430,8 @@ def summarize(
     """Aggregate game records into the report's estimates (``table``: the card table they
     were played with, the shipped one by default)."""
     table = table if table is not None else YuxiConfig().table()
+    luck = _luck(records)
+    records = [r for r in records if not r.swapped]
     first: dict[tuple[str, bool], list[GameRecord]] = {}
     for r in records:
         first.setdefault((r.board, r.die_bonus), []).append(r)
@@ -422,8 +478,28 @@ def summarize(
         wn = proportion_ci(sum(not_w), len(not_w))
         cards.append(CardStat(card.key, n, proportion_ci(len(played_w), n), wp, wn, _difference(wp, wn)))
     return BalanceReport(
-        games, agents, seed, first_player, margin, matrix, overall, cards, what_if, list(records)
+        games, agents, seed, first_player, margin, matrix, overall, cards, what_if, list(records), luck=luck
     )
+
+
+def _luck(records: Sequence[GameRecord]) -> dict[tuple[str, bool], LuckStat]:
+    """Each swapped replay against the game just before it (balance_jobs keeps them adjacent)."""
+    pairs: dict[tuple[str, bool], list[tuple[float, float]]] = {}
+    for prev, r in itertools.pairwise(records):
+        if r.swapped:
+            if prev.swapped or (prev.board, prev.die_bonus, prev.decks) != (r.board, r.die_bonus, r.decks):
+                raise ValueError(f"a swapped replay on {r.board} without its game just before it")
+            pairs.setdefault((r.board, r.die_bonus), []).append((prev.result, r.result))
+    out = {}
+    for (board, die), ps in pairs.items():
+        n = len(ps)
+        decided = [(a, b) for a, b in ps if a in (0.0, 1.0) and b in (0.0, 1.0)]
+        out[(board, die)] = LuckStat(
+            proportion_ci(sum(a == b for a, b in decided), n),
+            proportion_ci(sum(a != b for a, b in decided), n),
+            pair_correlation([a for a, _ in ps], [b for _, b in ps]),  # bootstrap seed 0: the data fix it
+        )
+    return out
 
 
 def _void_creators(table: Any) -> dict[int, set[int]]:

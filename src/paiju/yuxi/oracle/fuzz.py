@@ -155,7 +155,8 @@ class _Fuzzer:
         # an effect counting characters of a title needs several of them around to be tested:
         # half the boards built for it are crowded with that title (count = 1 survives otherwise)
         titles = sorted({str(r.params["title"]) for r in card.effects if "title" in r.params})
-        spec.random_board(theme=titles[int(rng.integers(len(titles)))] if titles and rng.random() < 0.5 else None)
+        theme = titles[int(rng.integers(len(titles)))] if titles and rng.random() < 0.5 else None
+        spec.random_board(theme=theme)
         if trigger in ("deploy", "cast"):
             return spec.play_step(mover, card.id)
         cell = spec.place(key, owner, trigger)
