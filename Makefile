@@ -30,8 +30,10 @@ test: setup
 	$(VENV)/bin/pytest -n 2 -q -m 'not slow and not serial'
 	$(VENV)/bin/pytest -p no:xdist -q -m 'serial and not slow'
 
+# the slow tests, then mutation testing of the yuxi effect code (about 30 min on 2 cores)
 test-slow: setup
 	$(VENV)/bin/pytest -n 2 -q -m slow
+	$(PY) scripts/mutation_score.py --min 0.80
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -287,6 +287,12 @@ class _Spec:
                 key = self._draw(p, characters=False)
                 if key is not None:
                     graves[p].append(key)
+            # created (void) cards die too: a void returned to the grave must add to its count
+            if self.rng.random() < 0.3:
+                mine = (k for k, o, _ in self.units.values() if o == p)
+                on_board = sorted(k for k in mine if self.table.card(k).is_void)
+                voids = on_board or [c.key for c in self.table.cards[1:] if c is not None and c.is_void]
+                graves[p].append(voids[int(self.rng.integers(len(voids)))])
         return scenario(
             self.game,
             units=self.units,
