@@ -80,7 +80,7 @@ def test_bad_arguments_fail_with_a_message(
 def test_decisions_are_the_teachers_real_choices(records: Path) -> None:
     args = parse_args(["--records", str(records), "--teacher", "greedy", "--games", "3", "--out", "x.pt"])
     assert isinstance(args, Args)
-    items = teacher_games(args)
+    items = teacher_games(args.records, args.teacher, args.games)
     assert [seats for _, _, seats in items] == [(0, 2)] * 3  # the greedy seats, not random's
     examples = encode_games(items)
     total_choices = 0

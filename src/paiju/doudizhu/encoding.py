@@ -49,6 +49,8 @@ MAX_HAND: Final = 20
 
 _THRESH: Final = tuple((r, k) for r in range(NUM_RANKS) for k in range(1, MAX_COUNT[r] + 1))
 assert len(_THRESH) == CARD_BITS
+BIT_RANKS: Final = tuple(r for r, _ in _THRESH)
+"""The rank of each of the 54 card bits (summing a block's bits per rank gives the counts)."""
 
 STATE_LAYOUT: Final = (
     ("role", 3),
@@ -210,6 +212,7 @@ def encode_decision(obs: DouDizhuObservation, legal: Sequence[Move]) -> Decision
 
 
 __all__ = [
+    "BIT_RANKS",
     "CARD_BITS",
     "ENCODING_VERSION",
     "MAX_PLAYS_FEATURE",

@@ -116,9 +116,12 @@ def parse_args(argv: list[str] | None = None) -> Args:
 
 
 # ---- data ---------------------------------------------------------------------------------------
-def teacher_games(args: Args) -> list[tuple[int, GameRecord, tuple[int, ...]]]:
-    """(game index, record, teacher seats) of the first ``args.games`` games with a teacher seat."""
-    table = read_records(args.records, columns=["game", "game_index", "agents", "extra"])
+def teacher_games(
+    records: list[str], teacher: str, n_games: int
+) -> list[tuple[int, GameRecord, tuple[int, ...]]]:
+    """(game index, record, teacher seats) of the first ``n_games`` games (by index) of
+    ``records`` with a seat played by the agent spec ``teacher``."""
+    table = read_records(records, columns=["game", "game_index", "agents", "extra"])
     order = np.argsort(np.asarray(table["game_index"].to_pylist(), dtype=np.int64), kind="stable")
     games = table["game"].to_pylist()
     indices = table["game_index"].to_pylist()
@@ -126,21 +129,21 @@ def teacher_games(args: Args) -> list[tuple[int, GameRecord, tuple[int, ...]]]:
     extras = table["extra"].to_pylist()
     out = []
     for i in order:
-        seats = tuple(s for s, spec in enumerate(agents[i] or []) if spec == args.teacher)
+        seats = tuple(s for s, spec in enumerate(agents[i] or []) if spec == teacher)
         if games[i] != "doudizhu" or not seats:
             continue
         try:
             record = GameRecord.from_dict(json.loads(extras[i])["record"])
         except (TypeError, KeyError, json.JSONDecodeError) as err:
             raise CorruptRecordError(
-                f"{args.records}: game {indices[i]} has no Dou Dizhu record ({err})"
+                f"{records}: game {indices[i]} has no Dou Dizhu record ({err})"
             ) from None
         out.append((int(indices[i]), record, seats))
-        if len(out) == args.games:
+        if len(out) == n_games:
             break
-    if len(out) < args.games:
+    if len(out) < n_games:
         raise ConfigError(
-            f"--games {args.games}: the records hold only {len(out)} games with a {args.teacher!r} seat"
+            f"--games {n_games}: the records hold only {len(out)} games with a {teacher!r} seat"
         )
     return out
 
@@ -241,7 +244,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
 
-    items = teacher_games(args)
+    items = teacher_games(args.records, args.teacher, args.games)
     order = rng.permutation(len(items))
     n_val = max(1, round(len(items) * args.val_fraction))
     val_games = sorted(order[:n_val].tolist())

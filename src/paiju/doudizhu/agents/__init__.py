@@ -109,6 +109,7 @@ __all__ = [
     "REGISTRY",
     "SEARCH_CHOICES",
     "SEARCH_DEFAULTS",
+    "XGB_DEFAULTS",
     "PolicyParams",
     "SearchParams",
 ]
@@ -140,5 +141,24 @@ REGISTRY.register(
     "temperature = 0 plays the top-scored move (>0 samples), threads = torch threads (0 = default)",
     limits={"temperature": (0.0, 100.0), "threads": (0, 64)},
     process_wide={"threads": "sets torch's thread count for the whole process"},
+    file_params=("model",),
+)
+
+
+# --- the gradient-boosted play AI: paiju/doudizhu/agents/xgb.py ----------------------------------
+XGB_DEFAULTS: Final = {"model": "search"}
+"""The ``xgb`` agent's defaults (the registry imports no xgboost)."""
+
+
+def _xgb(seed: SeedLike = None, **params: Any) -> Agent:
+    from paiju.doudizhu.agents.xgb import make_xgb_agent
+
+    return make_xgb_agent(seed, **params)
+
+
+REGISTRY.register(
+    "xgb", _xgb, dict(XGB_DEFAULTS),
+    "gradient-boosted trees ranking the legal moves, trained on search self-play: "
+    "model = search (shipped) or a .json model path",
     file_params=("model",),
 )
