@@ -27,7 +27,9 @@ from paiju.doudizhu.tagger.model import (
 
 
 def test_the_hand_is_read_from_high_to_low() -> None:
-    assert encode_hand("3345XD") == [(14, 1, 0), (13, 1, 0), (2, 1, 0), (1, 1, 0), (0, 2, 0), (0, 2, 1)]
+    assert encode_hand("3345XD") == [
+        (14, 1, 0, 4), (13, 1, 0, 4), (2, 1, 0, 4), (1, 1, 0, 4), (0, 2, 0, 4), (0, 2, 1, 4)
+    ]
     assert canonical_to_input("0112") == [2, 1, 1, 0]
     # a rank's labels come back ascending, whatever order the network gave them in
     assert input_to_canonical("3345", [0, 2, 1, 0]) == "0120"  # 5:0, 4:2, 3s:{1,0}
@@ -142,3 +144,23 @@ def test_split_method_tagger_and_the_cli(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(model_module, "_LOADED", {})
     with pytest.raises(ConfigError, match="tagger-train"):
         split(hand, method="tagger")
+
+
+def test_the_prior_is_the_exact_fewest_plays_split_read_in_input_order() -> None:
+    # each card's label in the exact fewest-plays split, read high to low like the cards
+    hand = "34445556789TA22XD"
+    from paiju.doudizhu.split import exact
+
+    tags = exact(hand, "plays").tags()
+    enc = encode_hand(hand, "exact_plays")
+    assert [c[3] for c in enc] == [int(t) for t in reversed(tags)]
+    assert [c[:3] for c in enc] == [c[:3] for c in encode_hand(hand)]
+    with pytest.raises(ConfigError, match="unknown tagger prior"):
+        ModelConfig(prior="groups")
+    # a prior model learns a one-hand set at once and tags in batches like single hands
+    torch.manual_seed(3)
+    model = HandTagger(ModelConfig(embedding=8, hidden=8, prior="exact_plays")).eval()
+    hands = ["34445556789TA22XD", "345", "55667788899TJQKA2XD2"]
+    assert [t.raw for t in tag_hands(model, hands)] == [tag_hands(model, [h])[0].raw for h in hands]
+    # the paper's model has no prior embedding: checkpoints from before the option load
+    assert HandTagger(ModelConfig()).prior is None

@@ -355,6 +355,11 @@ def tagger_train_command(
         0, "--train-limit", min=0, help="Use the first N training hands (0 = all)."
     ),
     threads: int = typer.Option(1, "--threads", min=1, max=MAX_WORKERS, help="Torch threads."),
+    prior: str = typer.Option(
+        "none", "--prior",
+        help="none (the paper's network: cards only) or exact_plays (each card's label in the exact "
+        "fewest-plays split is an input too).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the final metrics as JSON (no progress bar)."),
 ) -> None:
     """Train the BiLSTM-CRF tagger (resumable); writes tagger.pt, its config, metrics and curve.png."""
@@ -364,7 +369,7 @@ def tagger_train_command(
     config = TrainConfig(
         data=str(data), out=str(out), epochs=epochs, batch_size=batch_size, lr=lr, embedding=embedding,
         hidden=hidden, layers=layers, dropout=dropout, seed=seed, train_limit=train_limit,
-        threads=threads, progress=not as_json,
+        threads=threads, progress=not as_json, prior=prior,
     )
     metrics = train(config)
     if as_json:

@@ -11,6 +11,12 @@ feeds it. A card's embedding is the sum of three learned vectors: its rank, how 
 that rank the hand holds (1-4) and its place among them (0-3) — the cards of a rank are
 interchangeable, so the last two tell the network which of a rank's cards it is looking at.
 
+Ours, beyond the paper (``ModelConfig.prior = "exact_plays"``): a fourth vector, the card's
+label in the exact fewest-plays split (:func:`paiju.doudizhu.split.exact`). Winners who play
+from that split (``rule``, most of ``search``) then need no rediscovery of the exact
+algorithm from data: the network learns where winners *depart* from it. ``prior = "none"``
+is the paper's network.
+
 Tags come back in the library's canonical order (hand ascending, a rank's labels
 ascending), are repaired by :func:`paiju.doudizhu.split.repair_tags` when they cannot be
 decoded, and become a split with :meth:`paiju.doudizhu.split.Split.from_tags`.
@@ -31,7 +37,7 @@ from torchcrf import CRF
 
 from paiju.core.errors import ConfigError
 from paiju.doudizhu.cards import NUM_RANKS, Hand, parse_counts
-from paiju.doudizhu.split import Split, repair_tags, tags_need_repair
+from paiju.doudizhu.split import Split, exact, repair_tags, tags_need_repair
 
 MAX_CARDS: Final = 20
 NUM_LABELS: Final = 4
@@ -39,6 +45,11 @@ PAD: Final = NUM_RANKS
 """Rank index of padding positions (one past the big joker)."""
 MODELS_DIR: Final = Path(__file__).resolve().parent.parent / "models"
 SHIPPED: Final = MODELS_DIR / "tagger.pt"
+PRIORS: Final = ("none", "exact_plays")
+"""What the network reads besides the cards: nothing (the paper), or each card's label in the
+exact fewest-plays split."""
+NO_PRIOR: Final = NUM_LABELS
+"""Prior index of a padding position (and of every card when the model reads no prior)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,12 @@ class ModelConfig:
     hidden: int = 64
     layers: int = 1
     dropout: float = 0.1
+    prior: str = "none"
+    """One of :data:`PRIORS` (checkpoints saved before the option read no prior)."""
+
+    def __post_init__(self) -> None:
+        if self.prior not in PRIORS:
+            raise ConfigError(f"unknown tagger prior {self.prior!r}; expected one of {', '.join(PRIORS)}")
 
 
 class HandTagger(nn.Module):
@@ -60,6 +77,11 @@ class HandTagger(nn.Module):
         self.rank = nn.Embedding(NUM_RANKS + 1, config.embedding, padding_idx=PAD)
         self.multiplicity = nn.Embedding(5, config.embedding, padding_idx=0)
         self.place = nn.Embedding(5, config.embedding, padding_idx=4)
+        # only models that read the prior have its embedding (older checkpoints load unchanged)
+        self.prior = (
+            nn.Embedding(NUM_LABELS + 1, config.embedding, padding_idx=NO_PRIOR)
+            if config.prior != "none" else None
+        )
         self.lstm = nn.LSTM(
             config.embedding, config.hidden, num_layers=config.layers, batch_first=True,
             bidirectional=True, dropout=config.dropout if config.layers > 1 else 0.0,
@@ -69,11 +91,13 @@ class HandTagger(nn.Module):
         self.crf = CRF(NUM_LABELS, batch_first=True)
 
     def emissions(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """``x``: (batch, length, 3) rank / multiplicity / place indices -> (batch, length, 4).
+        """``x``: (batch, length, 4) rank / multiplicity / place / prior indices -> (batch, length, 4).
 
         Packed by length, so the backward LSTM of a 17-card hand in a batch padded to 20
         starts at its own last card: a hand tags the same alone or in any batch."""
         e = self.rank(x[..., 0]) + self.multiplicity(x[..., 1]) + self.place(x[..., 2])
+        if self.prior is not None:
+            e = e + self.prior(x[..., 3])
         lengths = mask.sum(dim=1).cpu()
         packed = nn.utils.rnn.pack_padded_sequence(
             self.drop(e), lengths, batch_first=True, enforce_sorted=False
@@ -94,25 +118,39 @@ class HandTagger(nn.Module):
         return paths
 
 
-def encode_hand(hand: str | Hand) -> list[tuple[int, int, int]]:
-    """The network's input for one hand: per card, high to low, ``(rank, multiplicity, place)``."""
+def prior_tags(hand: str | Hand, prior: str) -> str | None:
+    """The canonical tags the network reads as its prior (None for ``prior="none"``)."""
+    if prior == "none":
+        return None
+    if prior == "exact_plays":
+        return exact(hand, "plays").tags()
+    raise ConfigError(f"unknown tagger prior {prior!r}; expected one of {', '.join(PRIORS)}")
+
+
+def encode_hand(hand: str | Hand, prior: str = "none") -> list[tuple[int, int, int, int]]:
+    """The network's input for one hand: per card, high to low, ``(rank, multiplicity, place,
+    prior label)`` (the prior label is :data:`NO_PRIOR` when the model reads none)."""
     counts = hand.counts if isinstance(hand, Hand) else parse_counts(hand, what="hand")
-    out: list[tuple[int, int, int]] = []
+    out: list[tuple[int, int, int, int]] = []
     for r in range(NUM_RANKS - 1, -1, -1):
         n = counts[r]
-        out.extend((r, n, i) for i in range(n))
+        out.extend((r, n, i, NO_PRIOR) for i in range(n))
     if not 0 < len(out) <= MAX_CARDS:
         raise ConfigError(f"the tagger splits hands of 1-{MAX_CARDS} cards, got {len(out)}")
+    tags = prior_tags(hand, prior)
+    if tags is not None:  # in input order, as the labels are (canonical_to_input)
+        out = [(r, n, i, label) for (r, n, i, _), label in zip(out, canonical_to_input(tags), strict=True)]
     return out
 
 
-def batch_tensors(hands: Sequence[str | Hand]) -> tuple[torch.Tensor, torch.Tensor]:
-    """Padded inputs ``(batch, L, 3)`` and the mask ``(batch, L)`` of ``hands``."""
-    encoded = [encode_hand(h) for h in hands]
+def batch_tensors(hands: Sequence[str | Hand], prior: str = "none") -> tuple[torch.Tensor, torch.Tensor]:
+    """Padded inputs ``(batch, L, 4)`` and the mask ``(batch, L)`` of ``hands``."""
+    encoded = [encode_hand(h, prior) for h in hands]
     length = max(len(e) for e in encoded)
-    x = torch.full((len(encoded), length, 3), 0, dtype=torch.long)
+    x = torch.full((len(encoded), length, 4), 0, dtype=torch.long)
     x[..., 0] = PAD
     x[..., 2] = 4
+    x[..., 3] = NO_PRIOR
     mask = torch.zeros((len(encoded), length), dtype=torch.bool)
     for i, e in enumerate(encoded):
         x[i, : len(e)] = torch.tensor(e, dtype=torch.long)
@@ -154,7 +192,7 @@ def tag_hands(model: HandTagger, hands: Sequence[str | Hand]) -> list[Tagging]:
     if not hands:
         return []
     model.eval()
-    x, mask = batch_tensors(hands)
+    x, mask = batch_tensors(hands, model.config.prior)
     with torch.inference_mode():
         paths = model.decode(x, mask)
     out = []
@@ -211,6 +249,8 @@ def model_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 __all__ = [
     "MAX_CARDS",
+    "NO_PRIOR",
+    "PRIORS",
     "SHIPPED",
     "HandTagger",
     "ModelConfig",
@@ -221,6 +261,7 @@ __all__ = [
     "input_to_canonical",
     "load_model",
     "model_summary",
+    "prior_tags",
     "save_model",
     "shipped_model",
     "tag_hands",

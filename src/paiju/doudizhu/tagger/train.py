@@ -58,12 +58,17 @@ class TrainConfig:
     """Use only the first N training hands (0 = all): the learning curve against data size."""
     threads: int = 1
     progress: bool = True
+    prior: str = "none"
+    """``exact_plays``: the network also reads each card's label in the exact fewest-plays split."""
 
     def model_config(self) -> ModelConfig:
-        return ModelConfig(self.embedding, self.hidden, self.layers, self.dropout)
+        return ModelConfig(self.embedding, self.hidden, self.layers, self.dropout, self.prior)
 
     def identity(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if k not in ("epochs", "progress", "out")}
+        d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "progress", "out")}
+        if d["prior"] == "none":  # runs saved before the option resume
+            del d["prior"]
+        return d
 
 
 def _check(config: TrainConfig) -> None:
@@ -74,12 +79,13 @@ def _check(config: TrainConfig) -> None:
         raise ConfigError(f"tagger-train lr must be > 0, got {config.lr}")
     if not 0 <= config.dropout < 1:
         raise ConfigError(f"tagger-train dropout must be in [0, 1), got {config.dropout}")
+    config.model_config()  # checks the prior
     if config.train_limit < 0:
         raise ConfigError(f"tagger-train train_limit must be >= 0 (0 = all), got {config.train_limit}")
 
 
-def _tensors(rows: list[dict[str, Any]]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    x, mask = batch_tensors([r["hand"] for r in rows])
+def _tensors(rows: list[dict[str, Any]], prior: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    x, mask = batch_tensors([r["hand"] for r in rows], prior)
     y = torch.zeros(mask.shape, dtype=torch.long)
     for i, r in enumerate(rows):
         labels = canonical_to_input(r["tags"])
@@ -189,7 +195,7 @@ def train(config: TrainConfig) -> dict[str, Any]:
     model = HandTagger(config.model_config())
     optim = torch.optim.Adam(model.parameters(), lr=config.lr)
     done, history, best = _resume(config, model, optim)
-    data = _tensors(train_rows)
+    data = _tensors(train_rows, config.prior)
     progress = _progress() if config.progress else None
     try:
         for epoch in range(done, config.epochs):
