@@ -13,9 +13,9 @@ from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import play_game
 from paiju.doudizhu import split_exact
 from paiju.doudizhu.agents import REGISTRY
-from paiju.doudizhu.agents.xgb import FEATURE_NAMES, candidate_features, load_model
+from paiju.doudizhu.agents.rule import RuleAgent
+from paiju.doudizhu.agents.xgb import FEATURE_NAMES, decision_features, load_model
 from paiju.doudizhu.cards import RANKS
-from paiju.doudizhu.encoding import encode_decision
 from paiju.doudizhu.game import DouDizhuGame
 from paiju.doudizhu.selfplay import selfplay
 from paiju.doudizhu.train_xgb import main, top1_agreement
@@ -45,7 +45,7 @@ def test_features_say_what_the_player_sees_and_what_each_move_leaves() -> None:
         legal = state.legal_actions()
         obs = state.observation(state.current_player())
         if obs.phase == "play" and len(legal) > 1:
-            rows = candidate_features(encode_decision(obs, legal))
+            rows = decision_features(obs, legal)
             col = {n: i for i, n in enumerate(FEATURE_NAMES)}
             assert rows.shape == (len(legal), len(FEATURE_NAMES))
             hand = list(obs.hand.counts)
@@ -60,6 +60,7 @@ def test_features_say_what_the_player_sees_and_what_each_move_leaves() -> None:
                 assert row[col["plays_after"]] == min(split_exact.min_plays(left) if sum(left) else 0, 10)
                 assert row[col["legal_moves"]] == len(legal)
                 assert row[col["size_next"]] == min(obs.hand_sizes[(obs.player + 1) % 3], 20)
+                assert row[col["rule_move"]] == (move == RuleAgent().act(obs, legal))
             checked += 1
         state.apply(legal[int(rng.integers(len(legal)))])
     assert checked > 5

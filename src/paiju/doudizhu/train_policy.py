@@ -37,6 +37,7 @@ import math
 import shlex
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,8 @@ from paiju.doudizhu.agents.policy import (
     segment_log_softmax,
 )
 from paiju.doudizhu.encoding import ENCODING_VERSION, Decision, encode_decision
-from paiju.doudizhu.game import BIDS, DouDizhuConfig, DouDizhuGame, GameRecord, are_moves
+from paiju.doudizhu.game import BIDS, DouDizhuConfig, DouDizhuGame, DouDizhuObservation, GameRecord, are_moves
+from paiju.doudizhu.moves import Move
 
 
 @dataclass
@@ -148,10 +150,12 @@ def teacher_games(
     return out
 
 
-def encode_games(items: list[tuple[int, GameRecord, tuple[int, ...]]]) -> list[tuple[Decision, int]]:
-    """Replay each game; (encoded decision, index of the teacher's move) per real choice."""
+def teacher_choices(
+    items: list[tuple[int, GameRecord, tuple[int, ...]]],
+) -> Iterator[tuple[DouDizhuObservation, Sequence[Move], int]]:
+    """Replay each game; (observation, legal moves, index of the teacher's move) at every
+    decision of a teacher seat with more than one legal move."""
     games: dict[DouDizhuConfig, DouDizhuGame] = {}
-    out: list[tuple[Decision, int]] = []
     for index, record, seats in items:
         game = games.setdefault(record.config, DouDizhuGame(record.config))
         state = game.new_state_from_deal(record.deal)
@@ -165,21 +169,29 @@ def encode_games(items: list[tuple[int, GameRecord, tuple[int, ...]]]) -> list[t
                 except ValueError:
                     raise CorruptRecordError(f"game {index}: recorded move {move} is not legal") from None
                 assert are_moves(legal)  # the recorded plays are of the play phase
-                out.append((encode_decision(state.observation(seat), legal), target))
+                yield state.observation(seat), legal, target
             state.apply(move)
-    return out
+
+
+def encode_games(items: list[tuple[int, GameRecord, tuple[int, ...]]]) -> list[tuple[Decision, int]]:
+    """(encoded decision, index of the teacher's move) per real choice of the teacher."""
+    return [(encode_decision(obs, legal), target) for obs, legal, target in teacher_choices(items)]
 
 
 Item = tuple[int, GameRecord, tuple[int, ...]]
 Example = tuple[Decision, int]
 
 
-def encode_all(items: list[Item], workers: int) -> list[Example]:
+def encode_all(
+    items: list[Item], workers: int, encode: Callable[[list[Item]], list[Any]] = encode_games
+) -> list[Any]:
+    """``encode`` (top-level, for worker processes) over ``items``, split among ``workers``;
+    the result is in the order of ``items``' interleaved chunks, the same for any run."""
     if workers == 1 or len(items) < 2 * workers:
-        return encode_games(items)
+        return encode(items)
     chunks = [items[i::workers] for i in range(workers)]
-    parts: dict[int, list[Example]] = {}
-    run_tasks(encode_games, chunks, parts.__setitem__, backend=Backend(workers=workers))
+    parts: dict[int, list[Any]] = {}
+    run_tasks(encode, chunks, parts.__setitem__, backend=Backend(workers=workers))
     return [d for i in range(len(chunks)) for d in parts[i]]
 
 

@@ -37,9 +37,18 @@ from typing import Any
 import numpy as np
 
 from paiju.core.errors import ConfigError
-from paiju.doudizhu.agents.xgb import FEATURE_NAMES, candidate_features, check_header, model_header
+from paiju.doudizhu.agents.xgb import FEATURE_NAMES, check_header, decision_features, model_header
 from paiju.doudizhu.encoding import ENCODING_VERSION
-from paiju.doudizhu.train_policy import Example, encode_all, records_provenance, teacher_games
+from paiju.doudizhu.train_policy import Item, encode_all, records_provenance, teacher_choices, teacher_games
+
+RankExample = tuple[np.ndarray, int]
+"""One decision: its candidate rows and the index of the teacher's move."""
+
+
+def rank_examples(items: list[Item]) -> list[RankExample]:
+    """The rows and the teacher's move of every real choice of the teacher (top-level, so
+    worker processes can run it)."""
+    return [(decision_features(obs, legal), target) for obs, legal, target in teacher_choices(items)]
 
 
 @dataclass
@@ -104,14 +113,13 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**vars(parser.parse_args(argv)))
 
 
-def rank_matrix(examples: list[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rank_matrix(examples: list[RankExample]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows of every decision's candidates, their labels (1 = the teacher's move) and the
     decision index of each row (XGBoost's query id; rows of a decision are contiguous)."""
     if not examples:
         return np.zeros((0, len(FEATURE_NAMES)), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
     rows, labels, qid = [], [], []
-    for k, (decision, target) in enumerate(examples):
-        x = candidate_features(decision)
+    for k, (x, target) in enumerate(examples):
         y = np.zeros(len(x), dtype=np.float32)
         y[target] = 1.0
         rows.append(x)
@@ -147,8 +155,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     n_val = max(1, round(len(items) * args.val_fraction))
     val_games = sorted(order[:n_val].tolist())
     train_games = sorted(order[n_val:].tolist())
-    train = encode_all([items[i] for i in train_games], args.workers)
-    val = encode_all([items[i] for i in val_games], args.workers)
+    train = encode_all([items[i] for i in train_games], args.workers, rank_examples)
+    val = encode_all([items[i] for i in val_games], args.workers, rank_examples)
     if not train:
         raise ConfigError("no training decisions: the teacher never had a choice in these games")
     x_tr, y_tr, q_tr = rank_matrix(train)

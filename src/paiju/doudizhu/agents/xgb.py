@@ -31,6 +31,7 @@ import numpy as np
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike
+from paiju.doudizhu.agents.rule import RuleAgent
 from paiju.doudizhu.cards import NUM_RANKS, RANKS
 from paiju.doudizhu.encoding import (
     BIT_RANKS,
@@ -40,7 +41,8 @@ from paiju.doudizhu.encoding import (
     Decision,
     encode_decision,
 )
-from paiju.doudizhu.game import are_moves
+from paiju.doudizhu.game import DouDizhuObservation, are_moves
+from paiju.doudizhu.moves import Move
 
 MODEL_FORMAT: Final = "paiju.doudizhu.xgb/1"
 SHIPPED: Final = ("search",)
@@ -65,13 +67,15 @@ MOVE_NAMES: Final = (
     *(f"hand_{r}" for r in RANKS),
     *(f"move_{r}" for r in RANKS),
     "move_type", "move_rank", "move_length", "move_cards", "plays_after", "plays_saved",
-    "cards_left", "legal_moves",
+    "cards_left", "legal_moves", "rule_move",
 )
 FEATURE_NAMES: Final = (*STATE_NAMES, *MOVE_NAMES)
 """One row per legal move: the state (counts per rank for card blocks, the index of each
 one-hot block), the hand, the move's rank counts, type, main rank, body length and size,
 the fewest plays left after it, plays saved (fewest plays now − after), cards left after it,
-and the number of legal moves of the decision."""
+the number of legal moves of the decision, and whether it is the move the ``rule`` agent
+plays (``search`` rolls out with ``rule`` and leads from the same split, so the trees learn
+where the expert departs from it)."""
 
 
 def state_row(state: np.ndarray) -> np.ndarray:
@@ -89,8 +93,24 @@ def state_row(state: np.ndarray) -> np.ndarray:
     return np.concatenate(out)
 
 
-def candidate_features(decision: Decision) -> np.ndarray:
-    """float32[R, len(FEATURE_NAMES)]: one row per candidate move of ``decision``."""
+_RULE = RuleAgent()
+"""Deterministic and stateless: one instance answers for every seat and game."""
+
+
+def rule_index(observation: DouDizhuObservation, legal: Sequence[Move]) -> int:
+    """Index in ``legal`` of the move the ``rule`` agent plays."""
+    moves: list[Any] = list(legal)
+    return moves.index(_RULE.act(observation, legal))
+
+
+def decision_features(observation: DouDizhuObservation, legal: Sequence[Move]) -> np.ndarray:
+    """The rows of one play-phase decision: :func:`candidate_features` of its encoding."""
+    return candidate_features(encode_decision(observation, legal), rule_index(observation, legal))
+
+
+def candidate_features(decision: Decision, rule_choice: int) -> np.ndarray:
+    """float32[R, len(FEATURE_NAMES)]: one row per candidate move of ``decision``;
+    ``rule_choice`` is the index of the ``rule`` agent's move among them."""
     n = len(decision.move_type)
     state = state_row(decision.state)
     plays_now = state[STATE_NAMES.index("plays_now")]
@@ -98,11 +118,13 @@ def candidate_features(decision: Decision) -> np.ndarray:
     moves = decision.moves.astype(np.float32)
     cards = moves.sum(axis=1)
     after = decision.plays_after.astype(np.float32)
+    is_rule = np.zeros(n, dtype=np.float32)
+    is_rule[rule_choice] = 1.0
     per_move = np.column_stack([
         np.broadcast_to(hand, (n, NUM_RANKS)),
         moves,
         decision.move_type, decision.move_rank, decision.move_length, cards, after, plays_now - after,
-        hand.sum() - cards, np.full(n, n, dtype=np.float32),
+        hand.sum() - cards, np.full(n, n, dtype=np.float32), is_rule,
     ]).astype(np.float32)
     return np.concatenate([np.broadcast_to(state, (n, state.size)), per_move], axis=1)
 
@@ -184,7 +206,7 @@ class XgbAgent:
         """The trees' score of every legal move (play phase), in the given order."""
         if not are_moves(legal_actions):
             raise ValueError(f"xgb agent: it scores moves of the play phase, not {legal_actions[0]!r}")
-        rows = candidate_features(encode_decision(observation, legal_actions))
+        rows = decision_features(observation, legal_actions)
         return np.asarray(self.booster.inplace_predict(rows), dtype=np.float64)
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
@@ -211,8 +233,10 @@ __all__ = [
     "XgbAgent",
     "candidate_features",
     "check_header",
+    "decision_features",
     "load_model",
     "make_xgb_agent",
     "model_header",
+    "rule_index",
     "state_row",
 ]
