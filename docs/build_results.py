@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ORDER = [
-    "ddz-engine", "arena", "ddz-split", "tagger", "ddz-agents", "ddz-selfplay", "ray-cluster", "botzone", "dih",
+    "ddz-engine", "arena", "ddz-split", "tagger", "ddz-agents", "ddz-xgb", "ddz-selfplay", "ray-cluster", "botzone", "dih",
     "dih-validation", "mahjong-engine", "mahjong", "mahjong-expectimax", "mahjong-dqn", "mcts", "yuxi", "alphazero",
     "web", "first-call",
 ]
