@@ -21,6 +21,7 @@ Bidding (games with bidding) uses the rule agent's hand-strength bid, as ``polic
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -189,6 +190,7 @@ def _booster(xgb: Any, data: bytearray, label: str) -> Any:
         booster.load_model(data)
     except xgb.core.XGBoostError as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else "unreadable"
+        first = re.sub(r"^\[[^\]]*\]\s*\S+:\d+:\s*", "", first)  # XGBoost's time and source line
         raise CorruptRecordError(f"{label}: not an XGBoost model ({first})") from None
     check_header(booster, label)
     booster.set_param({"nthread": 1})  # a decision scores a few dozen rows: threads only cost
