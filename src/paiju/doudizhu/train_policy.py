@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
@@ -58,6 +58,8 @@ from paiju.doudizhu.agents.policy import (
 from paiju.doudizhu.encoding import ENCODING_VERSION, Decision, encode_decision
 from paiju.doudizhu.game import BIDS, DouDizhuConfig, DouDizhuGame, DouDizhuObservation, GameRecord, are_moves
 from paiju.doudizhu.moves import Move
+
+ArgsT = TypeVar("ArgsT")
 
 
 @dataclass
@@ -96,17 +98,18 @@ class Args:
         return f"ddz-policy__h{self.hidden}x{self.layers}__g{self.games}__s{self.seed}__{int(time.time())}"
 
 
-def parse_args(argv: list[str] | None = None) -> Args:
-    """``--kebab-case`` flags from the dataclass fields (help from each field's metadata)."""
-    parser = argparse.ArgumentParser(prog="python -m paiju.doudizhu.train_policy", description=__doc__,
+def dataclass_args(cls: type[ArgsT], argv: list[str] | None, prog: str, description: str | None) -> ArgsT:
+    """``--kebab-case`` flags from a training dataclass's fields (help from each field's
+    metadata; ``records`` takes one or more values); the training scripts share it."""
+    parser = argparse.ArgumentParser(prog=prog, description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    for f in dataclasses.fields(Args):
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         flag = "--" + f.name.replace("_", "-")
         if f.default is not dataclasses.MISSING:
             default = f.default
         else:
             factory = f.default_factory
-            assert callable(factory), f"Args.{f.name} has neither a default nor a default factory"
+            assert callable(factory), f"{cls.__name__}.{f.name} has neither a default nor a default factory"
             default = factory()
         if f.name == "records":
             parser.add_argument(flag, nargs="+", required=True, help=f.metadata["help"])
@@ -114,7 +117,11 @@ def parse_args(argv: list[str] | None = None) -> Args:
             kind = {"int": int, "float": float, "str": str}[str(f.type)]
             text = f"{f.metadata['help']} ({default})".replace("%", "%%")  # argparse formats help with %
             parser.add_argument(flag, type=kind, default=default, help=text)
-    return Args(**vars(parser.parse_args(argv)))
+    return cls(**vars(parser.parse_args(argv)))
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    return dataclass_args(Args, argv, "python -m paiju.doudizhu.train_policy", __doc__)
 
 
 # ---- data ---------------------------------------------------------------------------------------

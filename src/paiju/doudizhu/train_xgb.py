@@ -24,7 +24,6 @@ The shipped model and its command: ``docs/results/ddz-xgb.md``.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import shlex
@@ -39,7 +38,14 @@ import numpy as np
 from paiju.core.errors import ConfigError
 from paiju.doudizhu.agents.xgb import FEATURE_NAMES, check_header, decision_features, model_header
 from paiju.doudizhu.encoding import ENCODING_VERSION
-from paiju.doudizhu.train_policy import Item, encode_all, records_provenance, teacher_choices, teacher_games
+from paiju.doudizhu.train_policy import (
+    Item,
+    dataclass_args,
+    encode_all,
+    records_provenance,
+    teacher_choices,
+    teacher_games,
+)
 
 RankExample = tuple[np.ndarray, int]
 """One decision: its candidate rows and the index of the teacher's move."""
@@ -99,18 +105,7 @@ class Args:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """``--kebab-case`` flags from the dataclass fields (help from each field's metadata)."""
-    parser = argparse.ArgumentParser(prog="python -m paiju.doudizhu.train_xgb", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        if f.name == "records":
-            parser.add_argument(flag, nargs="+", required=True, help=f.metadata["help"])
-        else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
-            text = f"{f.metadata['help']} ({f.default})".replace("%", "%%")
-            parser.add_argument(flag, type=kind, default=f.default, help=text)
-    return Args(**vars(parser.parse_args(argv)))
+    return dataclass_args(Args, argv, "python -m paiju.doudizhu.train_xgb", __doc__)
 
 
 def rank_matrix(examples: list[RankExample]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
