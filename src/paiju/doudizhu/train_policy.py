@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import torch
@@ -59,7 +59,10 @@ from paiju.doudizhu.encoding import ENCODING_VERSION, Decision, encode_decision
 from paiju.doudizhu.game import BIDS, DouDizhuConfig, DouDizhuGame, DouDizhuObservation, GameRecord, are_moves
 from paiju.doudizhu.moves import Move
 
-ArgsT = TypeVar("ArgsT")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+ArgsT = TypeVar("ArgsT", bound="DataclassInstance")
 
 
 @dataclass
@@ -103,7 +106,7 @@ def dataclass_args(cls: type[ArgsT], argv: list[str] | None, prog: str, descript
     metadata; ``records`` takes one or more values); the training scripts share it."""
     parser = argparse.ArgumentParser(prog=prog, description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
         if f.default is not dataclasses.MISSING:
             default = f.default

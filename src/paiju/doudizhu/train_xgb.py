@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     val_scores = booster.predict(dval)
     train_scores = booster.predict(dtrain)
-    gain = {k: float(v) for k, v in booster.get_score(importance_type="gain").items()}  # type: ignore[arg-type]
+    gain = {k: v for k, v in booster.get_score(importance_type="gain").items() if isinstance(v, float)}
     booster.set_attr(paiju_run=None)
     booster.set_attr(paiju=json.dumps(model_header()))
     out.parent.mkdir(parents=True, exist_ok=True)
