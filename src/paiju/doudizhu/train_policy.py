@@ -84,12 +84,7 @@ class Args:
     workers: int = field(default=1, metadata={"help": "processes that replay and encode the games"})
 
     def __post_init__(self) -> None:
-        if not self.records:
-            raise ConfigError("--records: give at least one record directory or file")
-        if self.games < 2:
-            raise ConfigError(f"--games must be at least 2 (to train and to validate on), got {self.games}")
-        if not 0.0 < self.val_fraction < 1.0:
-            raise ConfigError(f"--val-fraction must be in (0, 1), got {self.val_fraction}")
+        check_data_args(self.records, self.games, self.val_fraction)
         if self.epochs < 1 or self.batch_size < 1 or self.workers < 1:
             raise ConfigError("--epochs, --batch-size and --workers must be positive")
         if not self.out.endswith(".pt"):
@@ -99,6 +94,23 @@ class Args:
     @property
     def run_name(self) -> str:
         return f"ddz-policy__h{self.hidden}x{self.layers}__g{self.games}__s{self.seed}__{int(time.time())}"
+
+
+def check_data_args(records: list[str], games: int, val_fraction: float) -> None:
+    """The data options every training script on game records shares."""
+    if not records:
+        raise ConfigError("--records: give at least one record directory or file")
+    if games < 2:
+        raise ConfigError(f"--games must be at least 2 (to train and to validate on), got {games}")
+    if not 0.0 < val_fraction < 1.0:
+        raise ConfigError(f"--val-fraction must be in (0, 1), got {val_fraction}")
+
+
+def split_by_game(n_games: int, val_fraction: float, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    """Training and validation game positions (sorted), split by game, never by decision."""
+    order = rng.permutation(n_games)
+    n_val = max(1, round(n_games * val_fraction))
+    return sorted(order[n_val:].tolist()), sorted(order[:n_val].tolist())
 
 
 def dataclass_args(cls: type[ArgsT], argv: list[str] | None, prog: str, description: str | None) -> ArgsT:
@@ -267,10 +279,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
 
     items = teacher_games(args.records, args.teacher, args.games)
-    order = rng.permutation(len(items))
-    n_val = max(1, round(len(items) * args.val_fraction))
-    val_games = sorted(order[:n_val].tolist())
-    train_games = sorted(order[n_val:].tolist())
+    train_games, val_games = split_by_game(len(items), args.val_fraction, rng)
     train = encode_all([items[i] for i in train_games], args.workers)
     val = encode_all([items[i] for i in val_games], args.workers)
     t_data = time.perf_counter() - t0

@@ -40,9 +40,11 @@ from paiju.doudizhu.agents.xgb import FEATURE_NAMES, check_header, decision_feat
 from paiju.doudizhu.encoding import ENCODING_VERSION
 from paiju.doudizhu.train_policy import (
     Item,
+    check_data_args,
     dataclass_args,
     encode_all,
     records_provenance,
+    split_by_game,
     teacher_choices,
     teacher_games,
 )
@@ -78,12 +80,7 @@ class Args:
     )
 
     def __post_init__(self) -> None:
-        if not self.records:
-            raise ConfigError("--records: give at least one record directory or file")
-        if self.games < 2:
-            raise ConfigError(f"--games must be at least 2 (to train and to validate on), got {self.games}")
-        if not 0.0 < self.val_fraction < 1.0:
-            raise ConfigError(f"--val-fraction must be in (0, 1), got {self.val_fraction}")
+        check_data_args(self.records, self.games, self.val_fraction)
         for name in ("rounds", "max_depth", "threads", "workers"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
@@ -146,10 +143,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     # seeding: the split here, XGBoost's own seed below
     rng = np.random.default_rng(args.seed)
     items = teacher_games(args.records, args.teacher, args.games)
-    order = rng.permutation(len(items))
-    n_val = max(1, round(len(items) * args.val_fraction))
-    val_games = sorted(order[:n_val].tolist())
-    train_games = sorted(order[n_val:].tolist())
+    train_games, val_games = split_by_game(len(items), args.val_fraction, rng)
     train = encode_all([items[i] for i in train_games], args.workers, rank_examples)
     val = encode_all([items[i] for i in val_games], args.workers, rank_examples)
     if not train:

@@ -32,6 +32,7 @@ import numpy as np
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike
+from paiju.doudizhu.agents import XGB_DEFAULTS
 from paiju.doudizhu.agents.rule import RuleAgent
 from paiju.doudizhu.cards import NUM_RANKS, RANKS
 from paiju.doudizhu.encoding import (
@@ -64,6 +65,7 @@ def _state_names() -> list[str]:
 
 
 STATE_NAMES: Final = tuple(_state_names())
+_PLAYS_NOW: Final = STATE_NAMES.index("plays_now")
 MOVE_NAMES: Final = (
     *(f"hand_{r}" for r in RANKS),
     *(f"move_{r}" for r in RANKS),
@@ -114,7 +116,7 @@ def candidate_features(decision: Decision, rule_choice: int) -> np.ndarray:
     ``rule_choice`` is the index of the ``rule`` agent's move among them."""
     n = len(decision.move_type)
     state = state_row(decision.state)
-    plays_now = state[STATE_NAMES.index("plays_now")]
+    plays_now = state[_PLAYS_NOW]
     hand = decision.hand.astype(np.float32)
     moves = decision.moves.astype(np.float32)
     cards = moves.sum(axis=1)
@@ -179,8 +181,10 @@ def load_model(model: str) -> Any:
         key = (str(path.resolve()), stamp)
         if key not in _MODELS:
             _MODELS[key] = _booster(xgb, bytearray(path.read_bytes()), str(path))
-    except OSError:
+    except FileNotFoundError:
         raise CorruptRecordError(f"{path}: no such model file") from None
+    except OSError as err:
+        raise CorruptRecordError(f"{path}: cannot read the model file ({err.strerror})") from None
     return _MODELS[key]
 
 
@@ -223,7 +227,7 @@ class XgbAgent:
         return legal_actions[int(np.argmax(self.scores(observation, legal_actions)))]
 
 
-def make_xgb_agent(seed: SeedLike = None, model: str = "search") -> XgbAgent:
+def make_xgb_agent(seed: SeedLike = None, model: str = XGB_DEFAULTS["model"]) -> XgbAgent:
     """Registry factory: ``xgb:model=search|PATH``."""
     return XgbAgent(load_model(model), seed=seed)
 

@@ -64,8 +64,7 @@ class ModelConfig:
     """One of :data:`PRIORS` (checkpoints saved before the option read no prior)."""
 
     def __post_init__(self) -> None:
-        if self.prior not in PRIORS:
-            raise ConfigError(f"unknown tagger prior {self.prior!r}; expected one of {', '.join(PRIORS)}")
+        check_prior(self.prior)
 
 
 class HandTagger(nn.Module):
@@ -118,13 +117,15 @@ class HandTagger(nn.Module):
         return paths
 
 
+def check_prior(prior: str) -> None:
+    if prior not in PRIORS:
+        raise ConfigError(f"unknown tagger prior {prior!r}; expected one of {', '.join(PRIORS)}")
+
+
 def prior_tags(hand: str | Hand, prior: str) -> str | None:
     """The canonical tags the network reads as its prior (None for ``prior="none"``)."""
-    if prior == "none":
-        return None
-    if prior == "exact_plays":
-        return exact(hand, "plays").tags()
-    raise ConfigError(f"unknown tagger prior {prior!r}; expected one of {', '.join(PRIORS)}")
+    check_prior(prior)
+    return exact(hand, "plays").tags() if prior == "exact_plays" else None
 
 
 def encode_hand(hand: str | Hand, prior: str = "none") -> list[tuple[int, int, int, int]]:
@@ -257,6 +258,7 @@ __all__ = [
     "Tagging",
     "batch_tensors",
     "canonical_to_input",
+    "check_prior",
     "encode_hand",
     "input_to_canonical",
     "load_model",

@@ -33,6 +33,7 @@ from paiju.doudizhu.tagger.model import (
     ModelConfig,
     batch_tensors,
     canonical_to_input,
+    check_prior,
     load_model,
     save_model,
     tag_hands,
@@ -79,7 +80,7 @@ def _check(config: TrainConfig) -> None:
         raise ConfigError(f"tagger-train lr must be > 0, got {config.lr}")
     if not 0 <= config.dropout < 1:
         raise ConfigError(f"tagger-train dropout must be in [0, 1), got {config.dropout}")
-    config.model_config()  # checks the prior
+    check_prior(config.prior)
     if config.train_limit < 0:
         raise ConfigError(f"tagger-train train_limit must be >= 0 (0 = all), got {config.train_limit}")
 
