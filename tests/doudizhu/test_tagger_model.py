@@ -164,3 +164,47 @@ def test_the_prior_is_the_exact_fewest_plays_split_read_in_input_order() -> None
     assert [t.raw for t in tag_hands(model, hands)] == [tag_hands(model, [h])[0].raw for h in hands]
     # the paper's model has no prior embedding: checkpoints from before the option load
     assert HandTagger(ModelConfig()).prior is None
+
+
+def test_a_model_that_reads_the_source_tags_each_source_by_its_own_vector(tmp_path: Path) -> None:
+    from paiju.doudizhu.tagger.model import tag_rows
+
+    with pytest.raises(ConfigError, match="not one of its sources"):
+        ModelConfig(sources=("rule", "search"), default_source="xgb")
+    with pytest.raises(ConfigError, match="repeat"):
+        ModelConfig(sources=("rule", "rule"), default_source="rule")
+    with pytest.raises(ConfigError, match="needs the model to read sources"):
+        ModelConfig(default_source="rule")
+    torch.manual_seed(5)
+    model = HandTagger(ModelConfig(embedding=8, hidden=8, sources=("rule", "search"),
+                                   default_source="search")).eval()
+    with torch.no_grad():  # two sources far apart: their emissions must differ
+        model.source.weight[0].fill_(3.0)
+        model.source.weight[1].fill_(-3.0)
+    hands = ["34445556789TA22XD", "345", "55667788899TJQKA2XD2", "3456789TJQKA22XD3"]
+    x, mask = batch_tensors(hands)
+    rule = model.emissions(x, mask, torch.zeros(len(hands), dtype=torch.long))
+    search = model.emissions(x, mask, torch.ones(len(hands), dtype=torch.long))
+    assert not torch.allclose(rule, search)
+    # the default is the configured source; a named one is used as named
+    assert [t.raw for t in tag_hands(model, hands)] == [t.raw for t in tag_hands(model, hands, "search")]
+    by_path = model.decode(x, mask, torch.zeros(len(hands), dtype=torch.long))
+    assert [t.raw for t in tag_hands(model, hands, "rule")] == [
+        input_to_canonical(h, p) for h, p in zip(hands, by_path, strict=True)
+    ]
+    # dataset rows are tagged as their own source, in their order
+    sources = ["search", "rule", "rule", "search"]
+    rows = [{"hand": h, "source": s} for h, s in zip(hands, sources, strict=True)]
+    want = [tag_hands(model, [r["hand"]], r["source"])[0].raw for r in rows]
+    assert [t.raw for t in tag_rows(model, rows)] == want
+    with pytest.raises(ConfigError, match="unknown tagger source 'greedy'"):
+        tag_hands(model, hands, "greedy")
+    with pytest.raises(ConfigError, match="does not read the data source"):
+        tag_hands(HandTagger(ModelConfig(embedding=8, hidden=8)), hands, "rule")
+    # the sources survive a checkpoint
+    save_model(model, tmp_path / "s.pt")
+    again = load_model(tmp_path / "s.pt")
+    assert again.config == model.config
+    assert [t.raw for t in tag_hands(again, hands, "rule")] == [
+        t.raw for t in tag_hands(model, hands, "rule")
+    ]

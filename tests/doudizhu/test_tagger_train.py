@@ -77,3 +77,45 @@ def test_cli_trains_and_reports(tiny: Path, tmp_path: Path) -> None:
     missing = str(tmp_path / "nope.parquet")
     res = runner.invoke(app, ["ddz", "tagger-train", "--data", missing, "--out", str(tmp_path)])
     assert res.exit_code == 2
+
+
+def test_by_source_reads_each_rows_source_and_resumes(tiny: Path, tmp_path: Path) -> None:
+    from paiju.doudizhu.tagger.data import read_dataset
+    from paiju.doudizhu.tagger.model import load_model
+
+    def config(out: Path, epochs: int, by_source: str = "rule") -> TrainConfig:
+        return TrainConfig(**{**_config(tiny, out, epochs).__dict__, "by_source": by_source})
+
+    # the tiny set trains on rule only and tests on greedy: an unknown source is refused up front
+    with pytest.raises(ConfigError, match="unknown tagger source 'greedy'"):
+        train(config(tmp_path / "a", 1))
+    rows = [r for r in read_dataset(tiny) if r["split"] != "test"]
+    half = len(rows) // 2
+    for r in rows[:half]:  # two training sources
+        r["source"] = "search"
+    data = write_dataset(rows, tmp_path / "two.parquet")
+
+    def two(out: Path, epochs: int, by_source: str = "search") -> TrainConfig:
+        return TrainConfig(**{**_config(data, out, epochs).__dict__, "by_source": by_source})
+
+    with pytest.raises(ConfigError, match="not one of its sources"):
+        train(two(tmp_path / "b", 1, "xgb"))
+    whole = train(two(tmp_path / "whole", 2))
+    train(two(tmp_path / "split", 1))
+    assert train(two(tmp_path / "split", 2))["epochs"] == whole["epochs"]
+    model = load_model(tmp_path / "whole" / "tagger.pt")
+    assert model.config.sources == ("rule", "search") and model.config.default_source == "search"
+    with pytest.raises(ConfigError, match="another config"):  # by_source is part of the identity
+        train(TrainConfig(**{**two(tmp_path / "whole", 3).__dict__, "by_source": ""}))
+
+
+def test_train_limit_trains_on_that_many_hands(tiny: Path, tmp_path: Path) -> None:
+    from paiju.doudizhu.tagger.data import read_dataset
+
+    rows = read_dataset(tiny)
+    for i, r in enumerate(rows):
+        if r["split"] == "train" and i % 2:
+            r["source"] = "search"
+    data = write_dataset(rows, tmp_path / "mixed.parquet")
+    metrics = train(TrainConfig(**{**_config(data, tmp_path / "lim", 1).__dict__, "train_limit": 20}))
+    assert metrics["epochs"][0]["train_hands"] == 20

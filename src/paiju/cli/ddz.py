@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -352,7 +353,7 @@ def tagger_train_command(
     dropout: float = typer.Option(0.1, "--dropout", min=0.0, max=0.9),
     seed: int = typer.Option(0, "--seed", "-s", min=0, max=MAX_SEED),
     train_limit: int = typer.Option(
-        0, "--train-limit", min=0, help="Use the first N training hands (0 = all)."
+        0, "--train-limit", min=0, help="Use N training hands (0 = all), a fixed random subset."
     ),
     threads: int = typer.Option(1, "--threads", min=1, max=MAX_WORKERS, help="Torch threads."),
     prior: str = typer.Option(
@@ -360,25 +361,68 @@ def tagger_train_command(
         help="none (the paper's network: cards only) or exact_plays (each card's label in the exact "
         "fewest-plays split is an input too).",
     ),
+    by_source: str = typer.Option(
+        "", "--by-source", metavar="SOURCE",
+        help="Read each hand's data source as an input (one model, every source's style); SOURCE is "
+        "the one hands are tagged as by default, e.g. search. Empty: one style for all (the paper).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the final metrics as JSON (no progress bar)."),
 ) -> None:
     """Train the BiLSTM-CRF tagger (resumable); writes tagger.pt, its config, metrics and curve.png."""
-    from paiju.cli.common import console, print_json
+    from paiju.cli.common import print_json
     from paiju.doudizhu.tagger.train import TrainConfig, train
 
     config = TrainConfig(
         data=str(data), out=str(out), epochs=epochs, batch_size=batch_size, lr=lr, embedding=embedding,
         hidden=hidden, layers=layers, dropout=dropout, seed=seed, train_limit=train_limit,
-        threads=threads, progress=not as_json, prior=prior,
+        threads=threads, progress=not as_json, prior=prior, by_source=by_source,
     )
     metrics = train(config)
     if as_json:
         print_json(metrics)
         return
-    best = metrics["epochs"][metrics["best_epoch"] - 1]["validation"]
-    console.print(
-        f"best epoch {metrics['best_epoch']}: validation per-card {best['per_card']:.4f}", markup=False
-    )
+    _print_tagger_metrics(metrics)
+
+
+@app.command("tagger-eval")
+def tagger_eval_command(
+    data: Path = typer.Option(
+        ..., "--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`."
+    ),
+    model: Path | None = typer.Option(
+        None, "--model", "-m", parser=input_file, help="Tagger checkpoint (default: the shipped one)."
+    ),
+    split_name: str = typer.Option("test", "--split", help="Rows to score: train, validation or test."),
+    as_json: bool = typer.Option(False, "--json", help="Print the metrics as JSON."),
+) -> None:
+    """Score a tagger and the three split baselines on a dataset's held-out hands, per data source."""
+    from paiju.cli.common import print_json
+    from paiju.core.errors import ConfigError
+    from paiju.doudizhu.tagger.data import read_dataset
+    from paiju.doudizhu.tagger.evaluate import evaluate_rows
+    from paiju.doudizhu.tagger.model import load_model, tag_rows
+
+    rows = read_dataset(data, split_name)
+    if not rows:
+        raise ConfigError(f"{data}: no {split_name} rows")
+    tagger = load_model(model)
+    tagged = tag_rows(tagger, rows)
+    metrics = {"model": str(model) if model else "shipped", "split": split_name,
+               "test": evaluate_rows(rows, [t.tags for t in tagged], [t.repaired for t in tagged])}
+    if as_json:
+        print_json(metrics)
+        return
+    _print_tagger_metrics(metrics)
+
+
+def _print_tagger_metrics(metrics: dict[str, Any]) -> None:
+    from paiju.cli.common import console
+
+    if "epochs" in metrics:
+        best = metrics["epochs"][metrics["best_epoch"] - 1]["validation"]
+        console.print(
+            f"best epoch {metrics['best_epoch']}: validation per-card {best['per_card']:.4f}", markup=False
+        )
     for key, entry in metrics.get("test", {}).items():
         t = entry["tagger"]
         gap = entry["vs_best_baseline"]

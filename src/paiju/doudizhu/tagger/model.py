@@ -17,6 +17,12 @@ from that split (``rule``, most of ``search``) then need no rediscovery of the e
 algorithm from data: the network learns where winners *depart* from it. ``prior = "none"``
 is the paper's network.
 
+Also ours (``ModelConfig.sources``): the data source — whose winners' hands a row comes from,
+e.g. ``rule`` or ``search`` — as an input, a learned vector added to every card. One model
+then learns every source's style, sources with few hands borrow from the others, and a hand is
+tagged *as a given source's winners would split it* (``tag_hands(..., source=)``; without it,
+the model's ``default_source``). An empty ``sources`` is the paper's network.
+
 Tags come back in the library's canonical order (hand ascending, a rank's labels
 ascending), are repaired by :func:`paiju.doudizhu.split.repair_tags` when they cannot be
 decoded, and become a split with :meth:`paiju.doudizhu.split.Split.from_tags`.
@@ -62,9 +68,34 @@ class ModelConfig:
     dropout: float = 0.1
     prior: str = "none"
     """One of :data:`PRIORS` (checkpoints saved before the option read no prior)."""
+    sources: tuple[str, ...] = ()
+    """Data sources the network reads as an input (empty: none, the paper's network)."""
+    default_source: str = ""
+    """The source a hand is tagged as when the caller names none (one of ``sources``)."""
 
     def __post_init__(self) -> None:
         check_prior(self.prior)
+        object.__setattr__(self, "sources", tuple(self.sources))  # a checkpoint stores a list
+        if len(set(self.sources)) != len(self.sources):
+            raise ConfigError(f"tagger sources repeat: {list(self.sources)}")
+        if self.sources and self.default_source not in self.sources:
+            raise ConfigError(
+                f"tagger default source {self.default_source!r} is not one of its sources "
+                f"({', '.join(self.sources)})"
+            )
+        if not self.sources and self.default_source:
+            raise ConfigError("a tagger default source needs the model to read sources")
+
+    def source_index(self, source: str | None) -> int | None:
+        """Input index of ``source`` (None: the default); None for a model without sources."""
+        if not self.sources:
+            if source is not None:
+                raise ConfigError(f"this tagger does not read the data source (asked for {source!r})")
+            return None
+        name = self.default_source if source is None else source
+        if name not in self.sources:
+            raise ConfigError(f"unknown tagger source {name!r}; this model knows {', '.join(self.sources)}")
+        return self.sources.index(name)
 
 
 class HandTagger(nn.Module):
@@ -81,6 +112,7 @@ class HandTagger(nn.Module):
             nn.Embedding(NUM_LABELS + 1, config.embedding, padding_idx=NO_PRIOR)
             if config.prior != "none" else None
         )
+        self.source = nn.Embedding(len(config.sources), config.embedding) if config.sources else None
         self.lstm = nn.LSTM(
             config.embedding, config.hidden, num_layers=config.layers, batch_first=True,
             bidirectional=True, dropout=config.dropout if config.layers > 1 else 0.0,
@@ -89,14 +121,20 @@ class HandTagger(nn.Module):
         self.emit = nn.Linear(2 * config.hidden, NUM_LABELS)
         self.crf = CRF(NUM_LABELS, batch_first=True)
 
-    def emissions(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """``x``: (batch, length, 4) rank / multiplicity / place / prior indices -> (batch, length, 4).
+    def emissions(self, x: torch.Tensor, mask: torch.Tensor,
+                  source: torch.Tensor | None = None) -> torch.Tensor:
+        """``x``: (batch, length, 4) rank / multiplicity / place / prior indices, ``source``:
+        (batch,) source indices (models that read sources) -> (batch, length, 4).
 
         Packed by length, so the backward LSTM of a 17-card hand in a batch padded to 20
         starts at its own last card: a hand tags the same alone or in any batch."""
         e = self.rank(x[..., 0]) + self.multiplicity(x[..., 1]) + self.place(x[..., 2])
         if self.prior is not None:
             e = e + self.prior(x[..., 3])
+        if self.source is not None:
+            if source is None:
+                raise ValueError("this tagger reads the data source: pass source indices")
+            e = e + self.source(source)[:, None, :]
         lengths = mask.sum(dim=1).cpu()
         packed = nn.utils.rnn.pack_padded_sequence(
             self.drop(e), lengths, batch_first=True, enforce_sorted=False
@@ -106,14 +144,16 @@ class HandTagger(nn.Module):
         out: torch.Tensor = self.emit(self.drop(h))
         return out
 
-    def nll(self, x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def nll(self, x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor,
+            source: torch.Tensor | None = None) -> torch.Tensor:
         """Mean negative log-likelihood of the label paths ``y`` (the training loss)."""
-        ll: torch.Tensor = self.crf(self.emissions(x, mask), y, mask=mask, reduction="mean")
+        ll: torch.Tensor = self.crf(self.emissions(x, mask, source), y, mask=mask, reduction="mean")
         return -ll
 
-    def decode(self, x: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
+    def decode(self, x: torch.Tensor, mask: torch.Tensor,
+               source: torch.Tensor | None = None) -> list[list[int]]:
         """Viterbi label paths, one list per hand (its length, in input order)."""
-        paths: list[list[int]] = self.crf.decode(self.emissions(x, mask), mask=mask)
+        paths: list[list[int]] = self.crf.decode(self.emissions(x, mask, source), mask=mask)
         return paths
 
 
@@ -188,14 +228,17 @@ class Tagging:
     split: Split
 
 
-def tag_hands(model: HandTagger, hands: Sequence[str | Hand]) -> list[Tagging]:
-    """Tag ``hands`` in one batch (eval mode, no gradients)."""
+def tag_hands(model: HandTagger, hands: Sequence[str | Hand], source: str | None = None) -> list[Tagging]:
+    """Tag ``hands`` in one batch (eval mode, no gradients), for a model that reads the data
+    source as ``source``'s winners would split them (None: the model's default source)."""
+    index = model.config.source_index(source)
     if not hands:
         return []
     model.eval()
     x, mask = batch_tensors(hands, model.config.prior)
+    sources = None if index is None else torch.full((len(hands),), index, dtype=torch.long)
     with torch.inference_mode():
-        paths = model.decode(x, mask)
+        paths = model.decode(x, mask, sources)
     out = []
     for hand, path in zip(hands, paths, strict=True):
         raw = input_to_canonical(hand, path)
@@ -203,6 +246,21 @@ def tag_hands(model: HandTagger, hands: Sequence[str | Hand]) -> list[Tagging]:
         tags = repair_tags(hand, raw) if repaired else raw
         out.append(Tagging(raw, repaired, tags, Split.from_tags(hand, tags)))
     return out
+
+
+def tag_rows(model: HandTagger, rows: Sequence[dict[str, Any]]) -> list[Tagging]:
+    """Tag dataset rows (``hand``, ``source``): a model that reads the data source tags each row
+    as its own source's winners would (one batch per source), any other model in one batch."""
+    if not model.config.sources:
+        return tag_hands(model, [r["hand"] for r in rows])
+    out: list[Tagging | None] = [None] * len(rows)
+    by_source: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by_source.setdefault(r["source"], []).append(i)
+    for source, idx in by_source.items():
+        for i, t in zip(idx, tag_hands(model, [rows[i]["hand"] for i in idx], source), strict=True):
+            out[i] = t
+    return [t for t in out if t is not None]
 
 
 def save_model(model: HandTagger, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
@@ -267,4 +325,5 @@ __all__ = [
     "save_model",
     "shipped_model",
     "tag_hands",
+    "tag_rows",
 ]

@@ -36,7 +36,7 @@ from paiju.doudizhu.tagger.model import (
     check_prior,
     load_model,
     save_model,
-    tag_hands,
+    tag_rows,
 )
 
 
@@ -56,19 +56,25 @@ class TrainConfig:
     dropout: float = 0.1
     seed: int = 0
     train_limit: int = 0
-    """Use only the first N training hands (0 = all): the learning curve against data size."""
+    """Use only N training hands (0 = all), the first N in deal-hash order — a fixed random
+    subset with every source in proportion: the learning curve against data size."""
     threads: int = 1
     progress: bool = True
     prior: str = "none"
     """``exact_plays``: the network also reads each card's label in the exact fewest-plays split."""
+    by_source: str = ""
+    """Empty: one style for all rows (the paper). Else the network reads each row's data source
+    (the sources of the training rows) and this is the source it tags as by default."""
 
-    def model_config(self) -> ModelConfig:
-        return ModelConfig(self.embedding, self.hidden, self.layers, self.dropout, self.prior)
+    def model_config(self, sources: tuple[str, ...] = ()) -> ModelConfig:
+        return ModelConfig(self.embedding, self.hidden, self.layers, self.dropout, self.prior,
+                           sources, self.by_source)
 
     def identity(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "progress", "out")}
-        if d["prior"] == "none":  # runs saved before the option resume
-            del d["prior"]
+        for name, default in (("prior", "none"), ("by_source", "")):
+            if d[name] == default:  # runs saved before the option resume
+                del d[name]
         return d
 
 
@@ -85,18 +91,25 @@ def _check(config: TrainConfig) -> None:
         raise ConfigError(f"tagger-train train_limit must be >= 0 (0 = all), got {config.train_limit}")
 
 
-def _tensors(rows: list[dict[str, Any]], prior: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    x, mask = batch_tensors([r["hand"] for r in rows], prior)
+Tensors = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]
+
+
+def _tensors(rows: list[dict[str, Any]], config: ModelConfig) -> Tensors:
+    """Inputs, mask, labels and (for a model that reads sources) each row's source index."""
+    x, mask = batch_tensors([r["hand"] for r in rows], config.prior)
     y = torch.zeros(mask.shape, dtype=torch.long)
     for i, r in enumerate(rows):
         labels = canonical_to_input(r["tags"])
         y[i, : len(labels)] = torch.tensor(labels, dtype=torch.long)
-    return x, mask, y
+    sources = None
+    if config.sources:
+        sources = torch.tensor([config.source_index(r["source"]) for r in rows], dtype=torch.long)
+    return x, mask, y, sources
 
 
 def validation_metrics(model: HandTagger, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per-card accuracy, exact match and repair rate of ``model`` on ``rows``."""
-    tagged = tag_hands(model, [r["hand"] for r in rows])
+    tagged = tag_rows(model, rows)
     return score([r["hand"] for r in rows], [t.tags for t in tagged], [r["tags"] for r in rows],
                  [t.repaired for t in tagged])
 
@@ -120,8 +133,8 @@ def _resume(
 
 
 def _epoch(config: TrainConfig, model: HandTagger, optim: torch.optim.Optimizer, epoch: int,
-           data: tuple[torch.Tensor, torch.Tensor, torch.Tensor], progress: Any) -> float:
-    x, mask, y = data
+           data: Tensors, progress: Any) -> float:
+    x, mask, y, sources = data
     torch.manual_seed(derive_seed(config.seed, epoch, 1))  # dropout
     order = np.random.default_rng(derive_seed(config.seed, epoch)).permutation(len(x))
     model.train()
@@ -130,7 +143,7 @@ def _epoch(config: TrainConfig, model: HandTagger, optim: torch.optim.Optimizer,
     for start in range(0, len(order), config.batch_size):
         idx = torch.from_numpy(order[start : start + config.batch_size])
         optim.zero_grad()
-        loss = model.nll(x[idx], y[idx], mask[idx])
+        loss = model.nll(x[idx], y[idx], mask[idx], None if sources is None else sources[idx])
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
         optim.step()
@@ -165,7 +178,7 @@ def _finish(config: TrainConfig, out: Path, history: list[dict[str, Any]],
     best = load_model(out / "best.pt")
     metrics: dict[str, Any] = {"epochs": history, "best_epoch": max(history, key=_val_acc)["epoch"]}
     if test_rows:
-        tagged = tag_hands(best, [r["hand"] for r in test_rows])
+        tagged = tag_rows(best, test_rows)
         metrics["test"] = evaluate_rows(test_rows, [t.tags for t in tagged], [t.repaired for t in tagged])
     save_model(best, out / "tagger.pt", {"train_config": asdict(config)})
     (out / "tagger.config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
@@ -183,7 +196,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
     torch.set_num_threads(config.threads)
     train_rows = read_dataset(config.data, "train")
     if config.train_limit:
-        train_rows = train_rows[: config.train_limit]
+        by_hash = sorted(train_rows, key=lambda r: (r["deal_id"], r["run_id"], r["game_index"]))
+        train_rows = by_hash[: config.train_limit]
     val_rows = read_dataset(config.data, "validation")
     test_rows = read_dataset(config.data, "test")
     if not train_rows or not val_rows:
@@ -192,11 +206,15 @@ def train(config: TrainConfig) -> dict[str, Any]:
         )
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
+    sources = tuple(sorted({r["source"] for r in train_rows})) if config.by_source else ()
+    model_config = config.model_config(sources)
+    for r in val_rows + test_rows:
+        model_config.source_index(r["source"] if sources else None)  # unknown sources fail here
     torch.manual_seed(config.seed)
-    model = HandTagger(config.model_config())
+    model = HandTagger(model_config)
     optim = torch.optim.Adam(model.parameters(), lr=config.lr)
     done, history, best = _resume(config, model, optim)
-    data = _tensors(train_rows, config.prior)
+    data = _tensors(train_rows, model_config)
     progress = _progress() if config.progress else None
     try:
         for epoch in range(done, config.epochs):
