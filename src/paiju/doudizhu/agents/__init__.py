@@ -35,10 +35,14 @@ def _greedy(seed: SeedLike = None) -> Agent:
     return GreedyAgent(seed)
 
 
-def _rule(seed: SeedLike = None) -> Agent:
+RULE_SPLITS: Final = ("exact", "tagger")
+"""The splits ``rule:split=`` leads from: the exact fewest-plays split (default), or the learned one."""
+
+
+def _rule(seed: SeedLike = None, split: str = RULE_SPLITS[0]) -> Agent:
     from paiju.doudizhu.agents.rule import RuleAgent
 
-    return RuleAgent(seed)
+    return RuleAgent(seed, split=split)
 
 
 class SearchParams(TypedDict):
@@ -86,7 +90,12 @@ def _rlcard_rule(seed: SeedLike = None) -> Agent:
 
 
 REGISTRY.register("greedy", _greedy, {}, "sheds the most cards on a lead, follows cheapest of the same type")
-REGISTRY.register("rule", _rule, {}, "plays from the exact fewest-plays split; farmers cooperate")
+REGISTRY.register(
+    "rule", _rule, {"split": RULE_SPLITS[0]},
+    "plays from a split, farmers cooperate: split = exact (the fewest-plays split) or tagger "
+    "(the shipped learned split leads, kickers attached by the same rule; needs torch)",
+    choices={"split": RULE_SPLITS},
+)
 REGISTRY.register(
     "search", _search,
     dict(SEARCH_DEFAULTS),
@@ -107,6 +116,7 @@ __all__ = [
     "FOLLOW_GAME",
     "POLICY_DEFAULTS",
     "REGISTRY",
+    "RULE_SPLITS",
     "SEARCH_CHOICES",
     "SEARCH_DEFAULTS",
     "XGB_DEFAULTS",

@@ -44,18 +44,20 @@ builds for each seat of a determinized state in its rollouts: the same rules, fa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike
 from paiju.doudizhu import split_exact as _ex
-from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
+from paiju.doudizhu.agents import RULE_SPLITS
+from paiju.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Hand
 from paiju.doudizhu.game import BIDS, Bid, DouDizhuObservation, are_moves
 from paiju.doudizhu.movegen import generate, is_legal
 from paiju.doudizhu.moves import BOMB_TYPES, PASS, UNIT, Move, MoveType, counts_of, intern, key_of
-from paiju.doudizhu.split import GroupType, exact
+from paiju.doudizhu.split import GroupType, Split, exact
 
 # hot-path aliases of the members (docs/design.md, "One source per fact")
 _PASS, _SOLO, _PAIR, _TRIO = MoveType.PASS, MoveType.SOLO, MoveType.PAIR, MoveType.TRIO
@@ -120,8 +122,18 @@ def split_leads(key: int, strict: bool = False) -> tuple[Move, ...]:
     got = _LEADS.get(ck)
     if got is not None:
         return got
+    result = leads_of(exact(counts_of(key), "plays"), key, strict)
+    if len(_LEADS) >= _CACHE_LIMIT:
+        _LEADS.clear()
+    _LEADS[ck] = result
+    return result
+
+
+def leads_of(split: Split, key: int, strict: bool = False) -> tuple[Move, ...]:
+    """The plays of ``split`` (of the hand with packed key ``key``, kickers attached by
+    :meth:`Split.plays`) as legal lead moves, without repeats."""
     out: list[Move] = []
-    for play in exact(counts_of(key), "plays").plays():
+    for play in split.plays():
         body = play.body
         move_type = _GROUP_MOVE[body.type]
         rank = body.low
@@ -138,11 +150,37 @@ def split_leads(key: int, strict: bool = False) -> tuple[Move, ...]:
             move = intern(key_of(body.counts), _GROUP_MOVE[body.type], rank)
         if move not in out:
             out.append(move)
-    result = tuple(out)
-    if len(_LEADS) >= _CACHE_LIMIT:
-        _LEADS.clear()
-    _LEADS[ck] = result
-    return result
+    return tuple(out)
+
+
+Leads = Callable[[int, bool], tuple[Move, ...]]
+"""Where a lead's candidate plays come from: packed hand and wing rule -> lead moves."""
+
+
+class TaggerLeads:
+    """Leads from the shipped tagger's split of the hand as it is at each lead (the tagger
+    learned from initial hands; asked about a smaller hand it still returns a legal split).
+    Kickers are attached to its trios, airplanes and fours by :meth:`Split.plays`, the same
+    rule the exact split's plays follow. One tagger call per distinct hand (cached)."""
+
+    def __init__(self) -> None:
+        from paiju.doudizhu.tagger.model import shipped_model
+
+        self.model = shipped_model()
+        self.cache: dict[int, tuple[Move, ...]] = {}
+
+    def __call__(self, key: int, strict: bool = False) -> tuple[Move, ...]:
+        ck = (key << 1) | strict
+        got = self.cache.get(ck)
+        if got is None:
+            from paiju.doudizhu.tagger.model import tag_hands
+
+            split = tag_hands(self.model, [Hand.from_counts(counts_of(key))])[0].split
+            got = leads_of(split, key, strict)
+            if len(self.cache) >= _CACHE_LIMIT:
+                self.cache.clear()
+            self.cache[ck] = got
+        return got
 
 
 def clear_caches() -> None:
@@ -251,7 +289,7 @@ def lead_order(sit: Situation, plays: Sequence[Move]) -> list[Move]:
     return sorted(plays, key=key)
 
 
-def rule_lead(sit: Situation, legal: Sequence[Move]) -> Move:
+def rule_lead(sit: Situation, legal: Sequence[Move], leads: Leads = split_leads) -> Move:
     done = finishing_move(sit, legal)
     if done is not None:
         return done
@@ -266,7 +304,7 @@ def rule_lead(sit: Situation, legal: Sequence[Move]) -> Move:
             feed = lowest_of_width(sit.hand, 2)
             if feed is not None and feed.rank < TWO:
                 return feed
-    plays = split_leads(sit.hand, sit.strict)
+    plays = leads(sit.hand, sit.strict)
     if len(plays) >= 2:
         unsafe = 0
         safe_plays = []
@@ -331,10 +369,11 @@ def rule_follow(sit: Situation, legal: Sequence[Move]) -> Move:
     return PASS
 
 
-def rule_move(sit: Situation, legal: Sequence[Move]) -> Move:
-    """The rule policy's move in ``sit`` among ``legal`` (pass included when following)."""
+def rule_move(sit: Situation, legal: Sequence[Move], leads: Leads = split_leads) -> Move:
+    """The rule policy's move in ``sit`` among ``legal`` (pass included when following);
+    ``leads`` gives the split's plays a lead chooses from."""
     if sit.to_beat is None:
-        return rule_lead(sit, legal)
+        return rule_lead(sit, legal, leads)
     return rule_follow(sit, legal)
 
 
@@ -361,12 +400,19 @@ class RuleAgent:
     """Plays the rule policy from its own observation (see the module docstring).
 
     The wing rule comes from the game (the observation's ``config``): under RLCard's stricter
-    wings the leads built from the split are checked against that rule.
+    wings the leads built from the split are checked against that rule. ``split`` is where
+    leads come from: ``exact`` (the fewest-plays split) or ``tagger`` (the shipped learned
+    split, :class:`TaggerLeads`); follows count plays by the exact measure either way.
     """
 
-    def __init__(self, seed: SeedLike = None, name: str = "rule") -> None:
+    def __init__(self, seed: SeedLike = None, name: str = "rule", split: str = "exact") -> None:
+        if split not in RULE_SPLITS:
+            raise ConfigError(
+                f"rule agent: unknown split {split!r}; expected one of {', '.join(RULE_SPLITS)}"
+            )
         self.name = name
         self.seed = seed
+        self.leads: Leads = TaggerLeads() if split == "tagger" else split_leads
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
@@ -378,12 +424,14 @@ class RuleAgent:
         if not are_moves(legal_actions):
             raise ValueError(f"rule agent: in play the legal actions are moves, not {legal_actions[0]!r}")
         sit = Situation.from_observation(observation, observation.config.strict_wings)
-        return rule_move(sit, legal_actions)
+        return rule_move(sit, legal_actions, self.leads)
 
 
 __all__ = [
+    "Leads",
     "RuleAgent",
     "Situation",
+    "TaggerLeads",
     "beatable",
     "bid_for",
     "clear_caches",
@@ -391,6 +439,7 @@ __all__ = [
     "groups_left",
     "hand_strength",
     "lead_order",
+    "leads_of",
     "lowest_of_width",
     "plays_left",
     "ranked_answers",
