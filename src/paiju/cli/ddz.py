@@ -384,6 +384,60 @@ def tagger_train_command(
     _print_tagger_metrics(metrics)
 
 
+@app.command("table5", cls=LimitsHelpCommand)
+def table5_command(
+    out: Path = typer.Option(
+        Path("runs/table5"), "--out", "-o", parser=output_dir,
+        help="Run folder: each player's records and table5.json / table5.png (rerun to resume).",
+    ),
+    deals: int = typer.Option(1000, "--deals", "-n", min=1, max=100_000, help="Random deals (seeded)."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, max=MAX_SEED, help="Deal i is dealt from (seed, i)."),
+    players: str = typer.Option(
+        "xgb,search", "--players", "-p",
+        help=agents_help("AIs that play each deal in all three seats, comma-separated (one column each).",
+                         "doudizhu"),
+    ),
+    leads: int = typer.Option(5, "--leads", min=1, max=20, help="Leading plays per role (the paper: 5)."),
+    model: Path | None = typer.Option(
+        None, "--model", "-m", parser=input_file, help="Tagger checkpoint (default: the shipped one)."
+    ),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, max=MAX_WORKERS, help="Local processes."),
+    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON (no progress bar)."),
+) -> None:
+    """The paper's Table 5: the share of each role's first leads that are groups of the 40-order,
+    exact and tagger splits of its initial hand (Ph, Pg), with 95% intervals over deals."""
+    from rich.table import Table
+
+    from paiju.cli.common import console, print_json
+    from paiju.cli.validate import agent_line_up
+    from paiju.doudizhu.agents import REGISTRY
+    from paiju.doudizhu.table5 import ROLES, SPLITTERS, Table5Config, run_table5
+
+    names = tuple(agent_line_up(players, REGISTRY, option="--players"))
+    config = Table5Config(out=str(out), deals=deals, seed=seed, players=names, leads=leads,
+                          model=None if model is None else str(model), workers=workers, progress=not as_json)
+    result = run_table5(config)
+    if as_json:
+        print_json(result)
+        return
+    heads = {"heuristic": "h (40-order)", "exact_groups": "exact groups", "exact_plays": "exact plays",
+             "tagger": "g (tagger)"}
+
+    def cell(e: dict[str, float], sign: str = "") -> str:  # value ± half the 95% interval
+        return f"{e['value']:{sign}.3f} ±{(e['high'] - e['low']) / 2:.3f}"
+
+    for player, entry in result["players"].items():
+        table = Table(title=f"{player}: first {leads} leads of {entry['games']} deals", show_edge=False)
+        for name in ("role", *(heads[n] for n in SPLITTERS), "g − h"):
+            table.add_column(name, justify="left" if name == "role" else "right")
+        for role in ("all", *ROLES):
+            row = entry["table"][role]
+            gap = cell(row["tagger_minus"]["heuristic"], "+")
+            table.add_row(role, *(cell(row[n]) for n in SPLITTERS), gap)
+        console.print(table)
+    console.print(f"written: {out / 'table5.json'}, {out / 'table5.png'}", markup=False)
+
+
 @app.command("tagger-eval")
 def tagger_eval_command(
     data: Path = typer.Option(
