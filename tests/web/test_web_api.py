@@ -525,6 +525,17 @@ def test_split_hint_partitions_the_current_hand(client: Any) -> None:
         assert sorted("".join(p["cards"] for p in s["plays"])) == sorted(view["hand"])
     assert by[("exact", "groups")]["num_groups"] <= by[("heuristic", "groups")]["num_groups"]
     assert by[("exact", "plays")]["num_plays"] <= by[("exact", "groups")]["num_plays"]
+    from paiju.doudizhu.tagger.model import SHIPPED
+
+    assert (("tagger", "groups") in by) == SHIPPED.is_file()
+    if SHIPPED.is_file():  # the learned split marks the groups the exact fewest-plays split lacks
+        learned, exact_plays = by[("tagger", "groups")], by[("exact", "plays")]
+
+        def groups(s: dict[str, Any]) -> list[tuple[str, str]]:
+            return [(g["type"], g["cards"]) for g in s["groups"]]
+
+        assert learned["differs"] == [g not in groups(exact_plays) for g in groups(learned)]
+        assert exact_plays["differs"] == [g not in groups(learned) for g in groups(exact_plays)]
 
 
 def test_record_frames_point_at_plays_after_bids(client: Any) -> None:

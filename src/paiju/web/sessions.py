@@ -603,7 +603,9 @@ class DouDizhuSession(GameSession["DouDizhuState", "DouDizhuAction"]):
         return {"move": str(m), "label": m.describe(), "type": m.type.name.lower(), "cards": str(m)}
 
     def hint(self) -> dict[str, Any]:
-        """The human's current hand split three ways: the paper's baseline and the exact splits."""
+        """The human's current hand split four ways: the paper's baseline, the two exact splits
+        and the learned (tagger) split, the last two marking the groups the other lacks."""
+        from paiju.core.errors import ConfigError
         from paiju.doudizhu.split import split
 
         hand = self.state.observation(self.human).hand
@@ -617,6 +619,15 @@ class DouDizhuSession(GameSession["DouDizhuState", "DouDizhuAction"]):
         ):
             s = split(hand, method, objective)
             splits.append({"title": title, "method": method, "objective": objective, **s.to_dict()})
+        try:
+            learned = split(hand, "tagger")
+        except ConfigError:  # no tagger checkpoint shipped in this install: the three above only
+            return {"hand": str(hand), "splits": splits}
+        exact_plays = split(hand, "exact", "plays")
+        splits[2]["differs"] = [g not in set(learned) for g in exact_plays]
+        splits.append({"title": "learned: how winners split (BiLSTM-CRF tagger)", "method": "tagger",
+                       "objective": "groups", **learned.to_dict(),
+                       "differs": [g not in set(exact_plays) for g in learned]})
         return {"hand": str(hand), "splits": splits}
 
 

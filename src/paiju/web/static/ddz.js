@@ -147,7 +147,11 @@
     for (const s of h.splits) {
       box.append(el("div", { class: "split", "data-method": s.method, "data-objective": s.objective },
         el("b", {}, s.title), el("br"),
-        s.groups.map((g) => el("span", { class: "tile", title: g.type }, g.cards)),
+        s.groups.map((g, i) => el("span", { class: s.differs && s.differs[i] ? "tile differs" : "tile",
+          title: s.differs && s.differs[i] ? `${g.type}: not in the other split` : g.type }, g.cards)),
+        s.differs ? el("span", { class: "muted" }, s.method === "tagger"
+          ? " (marked: groups the exact fewest-plays split does not have)"
+          : " (marked: groups the learned split does not have)") : null,
         el("div", { class: "muted" }, `${s.num_groups} groups, ${s.num_plays} plays: ` + s.plays.map((p) => `${p.cards} (${p.kind})`).join(", "))));
     }
   }
