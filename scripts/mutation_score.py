@@ -35,7 +35,17 @@ def main() -> int:
     (root / "mutants" / "src").mkdir(parents=True, exist_ok=True)
     # the mutated copy of the package must be imported, not the installed (editable) one
     env = {**os.environ, "PYTHONPATH": str(root / "mutants" / "src")}
-    subprocess.run([str(mutmut), "run", "--max-children", str(args.max_children)], env=env, check=True)
+    # mutmut redraws a spinner line many times a second: into a log file, not the terminal
+    log = root / "mutants" / "run.log"
+    print(f"mutmut run: testing the mutants of effects.py (output in {log})", flush=True)
+    with log.open("w") as out:
+        run = subprocess.run([str(mutmut), "run", "--max-children", str(args.max_children)], env=env,
+                             stdout=out, stderr=subprocess.STDOUT)
+    if run.returncode != 0:
+        tail = log.read_text(errors="replace").replace("\r", "\n").splitlines()[-20:]
+        print("\n".join(tail), file=sys.stderr)
+        print(f"error: mutmut run failed (exit {run.returncode}); see {log}", file=sys.stderr)
+        return 1
     subprocess.run([str(mutmut), "export-cicd-stats"], env=env, check=True, stdout=subprocess.DEVNULL)
     stats = json.loads((root / "mutants" / "mutmut-cicd-stats.json").read_text())
     results = subprocess.run(
