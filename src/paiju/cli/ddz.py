@@ -226,7 +226,8 @@ def split_command(
     if as_json:
         print_json({"method": method, "objective": objective, **result.to_dict()})
         return
-    console.print(f"{result.hand}  [dim]{method} split, fewest {objective}[/dim]")
+    how = "learned from winners" if method == "tagger" else f"fewest {objective}"
+    console.print(f"{result.hand}  [dim]{method} split, {how}[/dim]")
     table = Table(show_edge=False)
     table.add_column("group")
     table.add_column("type")
