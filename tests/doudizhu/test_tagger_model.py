@@ -115,7 +115,7 @@ def test_the_shipped_tagger_splits_the_paper_hands() -> None:
     for hand in ("34445556789TA22XD", "3689TTTJJJKKAAA22", "X2AAQQQJJTT988774", "2AKKKQQ9998888555"):
         t = tag_hands(model, [hand])[0]
         assert len(t.tags) == len(hand) and sorted(str(t.split.hand)) == sorted(hand)
-    # the shipped model tags the paper's two worked examples as the paper does (spec §3.3)
+    # the shipped model tags the paper's two worked examples as the paper does (docs/splitting.md, "Tags")
     assert tag_hands(model, ["34445556789TA22XD"])[0].tags == "02222220000001133"
     assert tag_hands(model, ["3689TTTJJJKKAAA22"])[0].tags == "00002222221122211"
     assert model.config.sources and model.config.default_source == "search"
