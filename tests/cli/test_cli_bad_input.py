@@ -68,6 +68,10 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["ddz", "tagger-train", "--data", "{missing}", "--out", "{dir}"], 2, "does not exist"),
     (["ddz", "tagger-train", "--data", "{file}", "--out", "{dir}"], 2, "not a readable tagger dataset"),
     (["ddz", "tagger-train", "--data", "{file}", "--out", "{dir}", "--epochs", "0"], 2, "'--epochs'"),
+    (["ddz", "tagger-eval", "--data", "{missing}"], 2, "does not exist"),
+    (["ddz", "tagger-eval", "--data", "{file}"], 2, "not a readable tagger dataset"),
+    (["ddz", "table5", "--out", "{dir}", "--players", "rule:split=x"], 2, "split='x' is not one of"),
+    (["ddz", "table5", "--out", "{dir}", "--deals", "0"], 2, "'--deals'"),
     # --- ddz split ---------------------------------------------------------------------
     (["ddz", "split"], 2, "Missing argument 'hand'"),
     (["ddz", "split", ""], 2, "empty hand"),

@@ -393,7 +393,7 @@ def table5_command(
     ),
     deals: int = typer.Option(1000, "--deals", "-n", min=1, max=100_000, help="Random deals (seeded)."),
     seed: int = typer.Option(0, "--seed", "-s", min=0, max=MAX_SEED, help="Deal i is dealt from (seed, i)."),
-    players: str = typer.Option(
+    line_up: str = typer.Option(
         "xgb,search", "--players", "-p",
         help=agents_help("AIs that play each deal in all three seats, comma-separated (one column each).",
                          "doudizhu"),
@@ -414,7 +414,7 @@ def table5_command(
     from paiju.doudizhu.agents import REGISTRY
     from paiju.doudizhu.table5 import ROLES, SPLITTERS, Table5Config, run_table5
 
-    names = tuple(agent_line_up(players, REGISTRY, option="--players"))
+    names = tuple(agent_line_up(line_up, REGISTRY, option="--players"))
     config = Table5Config(out=str(out), deals=deals, seed=seed, players=names, leads=leads,
                           model=None if model is None else str(model), workers=workers, progress=not as_json)
     result = run_table5(config)
