@@ -117,7 +117,8 @@ async def session_cookie(request: Request, call_next: Callable[[Request], Awaita
 
 
 def _warm_up() -> None:
-    """Import every game's engine and agents and build the mahjong shanten tables.
+    """Import every game's engine and agents, build the mahjong shanten tables and load the
+    Dou Dizhu tagger (the split hint's learned split: torch takes seconds to import).
 
     A game that fails to load is logged and skipped: its own requests then report the error,
     and the other games keep working."""
@@ -129,6 +130,11 @@ def _warm_up() -> None:
                 from paiju.mahjong.shanten import warm_up
 
                 warm_up()
+            if kind == "doudizhu":
+                from paiju.doudizhu.tagger.model import SHIPPED, shipped_model
+
+                if SHIPPED.is_file():
+                    shipped_model()
         except Exception:
             _log.exception("paiju web: could not load %s at start-up", kind)
 

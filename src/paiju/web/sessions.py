@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sys
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -605,7 +606,6 @@ class DouDizhuSession(GameSession["DouDizhuState", "DouDizhuAction"]):
     def hint(self) -> dict[str, Any]:
         """The human's current hand split four ways: the paper's baseline, the two exact splits
         and the learned (tagger) split, the last two marking the groups the other lacks."""
-        from paiju.core.errors import ConfigError
         from paiju.doudizhu.split import split
 
         hand = self.state.observation(self.human).hand
@@ -619,10 +619,17 @@ class DouDizhuSession(GameSession["DouDizhuState", "DouDizhuAction"]):
         ):
             s = split(hand, method, objective)
             splits.append({"title": title, "method": method, "objective": objective, **s.to_dict()})
-        try:
-            learned = split(hand, "tagger")
-        except ConfigError:  # no tagger checkpoint shipped in this install: the three above only
-            return {"hand": str(hand), "splits": splits}
+        # the server loads the tagger at start-up (torch takes seconds to import); until it has,
+        # or where none is installed, the hint answers at once with the three splits above. Not
+        # even imported here: an import would wait on the start-up thread's import of torch.
+        # (a module still being imported is in sys.modules without its functions yet)
+        tagger = sys.modules.get("paiju.doudizhu.tagger.model")
+        loaded = getattr(tagger, "loaded_shipped_model", None)
+        tag = getattr(tagger, "tag_hands", None)
+        model = loaded() if loaded is not None else None
+        if model is None or tag is None:
+            return {"hand": str(hand), "splits": splits, "learned": "not loaded"}
+        learned = tag(model, [hand])[0].split
         exact_plays = split(hand, "exact", "plays")
         splits[2]["differs"] = [g not in set(learned) for g in exact_plays]
         splits.append({"title": "learned: how winners split (BiLSTM-CRF tagger)", "method": "tagger",

@@ -295,6 +295,12 @@ def shipped_model() -> HandTagger:
     return model
 
 
+def loaded_shipped_model() -> HandTagger | None:
+    """The shipped tagger if this process has loaded it already, else None (never loads: for
+    callers that must answer at once, like the web hint while the server warms up)."""
+    return _LOADED.get("shipped")
+
+
 def model_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Config and metrics files saved next to a checkpoint (``X.pt`` -> ``X.config.json``...)."""
     p = Path(path)
@@ -320,6 +326,7 @@ __all__ = [
     "encode_hand",
     "input_to_canonical",
     "load_model",
+    "loaded_shipped_model",
     "model_summary",
     "prior_tags",
     "save_model",
