@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from paiju.doudizhu.cards import NUM_RANKS, Hand, format_counts
 from paiju.doudizhu.game import GameRecord
 from paiju.doudizhu.moves import Move, MoveType
 from paiju.doudizhu.split import Group, GroupType, Split, exact, heuristic
+
+if TYPE_CHECKING:
+    from paiju.doudizhu.tagger.model import HandTagger
 
 SPLITTERS: Final = ("heuristic", "exact_groups", "exact_plays", "tagger")
 """The four splits compared, in table order: h (the paper's), the two exact ones, g."""
@@ -128,11 +131,10 @@ def deal_leads(index: int, record: GameRecord, n_leads: int) -> list[RoleLeads]:
 Splitter = Callable[[Sequence[Hand]], list[Split]]
 
 
-def split_functions(tagger_path: str | None, source: str | None) -> dict[str, Splitter]:
+def split_functions(model: HandTagger, source: str | None) -> dict[str, Splitter]:
     """The four splitters, each splitting a batch of hands (the tagger in one batch)."""
-    from paiju.doudizhu.tagger.model import load_model, tag_hands
+    from paiju.doudizhu.tagger.model import tag_hands
 
-    model = load_model(tagger_path)
     tag_as = source if source in model.config.sources else None
     return {
         "heuristic": lambda hands: [heuristic(h) for h in hands],
@@ -210,6 +212,9 @@ def run_table5(config: Table5Config) -> dict[str, Any]:
         raise ConfigError("table5 needs at least one player")
     for player in config.players:
         validate_agents([player])
+    from paiju.doudizhu.tagger.model import load_model
+
+    model = load_model(config.model)  # once for every player; a bad path fails before any game
     settings = {k: v for k, v in asdict(config).items() if k != "progress"}
     result: dict[str, Any] = {"config": settings, "players": {}}
     for player in config.players:
@@ -222,7 +227,7 @@ def run_table5(config: Table5Config) -> dict[str, Any]:
                        and r["game_index"] < config.deals), key=lambda r: r["game_index"])
         records = [(r["game_index"], GameRecord.from_dict(json.loads(r["extra"])["record"])) for r in rows]
         entries = [e for i, record in records for e in deal_leads(i, record, config.leads)]
-        fns = split_functions(config.model, player)
+        fns = split_functions(model, player)
         splits = {name: fn([e.hand for e in entries]) for name, fn in fns.items()}
         result["players"][player] = {
             "games": len(rows), "run_id": run.run.run_id, "records": str(folder),

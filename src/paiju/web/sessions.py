@@ -631,10 +631,11 @@ class DouDizhuSession(GameSession["DouDizhuState", "DouDizhuAction"]):
             return {"hand": str(hand), "splits": splits, "learned": "not loaded"}
         learned = tag(model, [hand])[0].split
         exact_plays = split(hand, "exact", "plays")
-        splits[2]["differs"] = [g not in set(learned) for g in exact_plays]
+        learned_groups, exact_groups = set(learned), set(exact_plays)
+        splits[2]["differs"] = [g not in learned_groups for g in exact_plays]
         splits.append({"title": "learned: how winners split (BiLSTM-CRF tagger)", "method": "tagger",
                        "objective": "groups", **learned.to_dict(),
-                       "differs": [g not in set(exact_plays) for g in learned]})
+                       "differs": [g not in exact_groups for g in learned]})
         return {"hand": str(hand), "splits": splits}
 
 
