@@ -14,6 +14,11 @@
     the agent's turn-decision times (median, p95): wall clock, and CPU time
     (``process_time``: what a decision costs when the shared machine is busy).
 
+``hazard``
+    Greedy self-play behind ``RIVAL_HAZARD``: by seat 0's own draws left, the share of its
+    turns after which another seat ended the hand before its next turn; and seat 0's mean
+    points when it wins and its mean loss when another seat wins (``SAVED_LOSS``).
+
 ``calibrate``
     Greedy self-play behind the defence constants: at each of seat 0's turns, whether each
     opponent is ready (from the true state), with his exposed sets and discards; a logistic
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 from collections import defaultdict
@@ -43,7 +49,15 @@ import numpy as np
 
 from paiju.core.records import read_records
 from paiju.core.stats import mean_ci
-from paiju.mahjong.agents import REGISTRY, GreedyAgent, danger, distance
+from paiju.mahjong.agents import REGISTRY, GreedyAgent, danger, distance, draws_left
+from paiju.mahjong.agents.defence import (
+    DefenceModel,
+    fit_logistic,
+    log_loss,
+    passed_kinds,
+    readiness_features,
+    wait_features,
+)
 from paiju.mahjong.game import WIN, MahjongGame, Phase
 
 
@@ -183,6 +197,119 @@ def calibrate(hands: int, seed: int) -> dict[str, Any]:
     }
 
 
+def hazard(hands: int, seed: int) -> dict[str, Any]:
+    """Greedy self-play: at each of seat 0's turns with ``n`` own draws left, did another seat end
+    the hand before seat 0's next turn? The rate by ``n`` is ``RIVAL_HAZARD``."""
+    game, greedy = MahjongGame(), GreedyAgent()
+    reached: dict[int, int] = defaultdict(int)
+    ended: dict[int, int] = defaultdict(int)
+    win_points: list[int] = []
+    loss_points: list[int] = []
+    for h in range(hands):
+        state = game.new_hand(seed=seed + h)
+        last = -1
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            if seat == 0 and obs.phase == Phase.TURN:
+                n = draws_left(obs)
+                if n != last:
+                    reached[n] += 1
+                    last = n
+            state.apply(greedy.act(obs, legal) if len(legal) > 1 else legal[0])
+        result = state.last_result
+        if last >= 0 and result is not None and result.winners and 0 not in result.winners:
+            ended[last] += 1
+        if result is not None and result.winners:
+            if 0 in result.winners:
+                win_points.append(result.deltas[0])
+            else:
+                loss_points.append(-result.deltas[0])
+    return {
+        "hands": hands, "seed": seed,
+        "mean_win_points": round(float(np.mean(win_points)), 1),
+        "mean_loss_when_another_wins": round(float(np.mean(loss_points)), 1),
+        "by_draws_left": [
+            {"draws_left": n, "turns": reached[n], "others_ended": ended[n],
+             "hazard": round(ended[n] / reached[n], 3)}
+            for n in sorted(reached, reverse=True)
+        ],
+    }
+
+
+def defence_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
+    """Greedy self-play; at every turn, each opponent's readiness features and truth, and for a
+    ready one the wait features of each kind the player holds and whether it is a wait."""
+    game, greedy = MahjongGame(), GreedyAgent()
+    rx, ry, rh, wx, wy, wh = [], [], [], [], [], []
+    for h in range(hands):
+        state = game.new_hand(seed=seed + h)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            if obs.phase == Phase.TURN and WIN not in legal:
+                unseen = obs.unseen_counts()
+                for other in range(4):
+                    if other == seat:
+                        continue
+                    hand = list(state.observation(other).hand)
+                    if sum(hand) % 3 != 1:
+                        continue
+                    is_ready = distance(hand) == 1
+                    rx.append(readiness_features(obs, other))
+                    ry.append(float(is_ready))
+                    rh.append(h)
+                    if is_ready:
+                        waits = _waits(hand)
+                        passed = passed_kinds(obs, other)
+                        for k in range(34):
+                            if obs.hand[k]:
+                                wx.append(wait_features(obs, other, k, unseen, passed))
+                                wy.append(float(k in waits))
+                                wh.append(h)
+            state.apply(greedy.act(obs, legal) if len(legal) > 1 else legal[0])
+    return {"rx": np.array(rx), "ry": np.array(ry), "rh": np.array(rh),
+            "wx": np.array(wx), "wy": np.array(wy), "wh": np.array(wh)}
+
+
+def fit_defence(hands: int, seed: int, out: Path | None) -> dict[str, Any]:
+    """Fit the readiness and wait models on the first 80% of the hands, report the log-loss on the
+    rest next to the hand-made model they replace, refit on all and write ``out``."""
+    t0 = time.time()
+    d = defence_samples(hands, seed)
+    cut = int(0.8 * hands)
+    report: dict[str, Any] = {"hands": hands, "seed": seed, "held_out_hands": hands - cut}
+    for name, x, y, h in (("readiness", d["rx"], d["ry"], d["rh"]), ("wait", d["wx"], d["wy"], d["wh"])):
+        train, test = h < cut, h >= cut
+        w = fit_logistic(x[train], y[train])
+        base = float(y[train].mean())
+        report[name] = {
+            "samples": len(y), "positive_share": round(float(y.mean()), 4),
+            "held_out_log_loss": round(log_loss(x[test], y[test], w), 4),
+            "held_out_log_loss_constant": round(
+                log_loss(x[test][:, :1], y[test], [math.log(base / (1 - base))]), 4
+            ),
+        }
+    # the hand-made model this replaces, on the same held-out positions
+    test = d["rh"] >= cut
+    old = [1 / (1 + math.exp(-(-5.08 + 0.59 * f[1] + 0.38 * 10 * f[2] + 0.5 * f[3]))) for f in d["rx"][test]]
+    yy = d["ry"][test]
+    po = np.clip(np.array(old), 1e-12, 1 - 1e-12)
+    hand_made = float(-(yy * np.log(po) + (1 - yy) * np.log(1 - po)).mean())
+    report["readiness"]["held_out_log_loss_hand_made"] = round(hand_made, 4)
+    model = DefenceModel(
+        tuple(float(v) for v in fit_logistic(d["rx"], d["ry"])),
+        tuple(float(v) for v in fit_logistic(d["wx"], d["wy"])),
+        {"command": f"python benchmarks/mahjong_expectimax.py fit-defence --hands {hands} --seed {seed}",
+         "fit": report},
+    )
+    report["seconds"] = round(time.time() - t0, 1)
+    if out is not None:
+        out.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
+    coefficients = {k: v for k, v in model.to_json().items() if k in ("readiness", "wait")}
+    return {"fit": report, "coefficients": coefficients}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -197,11 +324,22 @@ def main() -> None:
     c = sub.add_parser("calibrate")
     c.add_argument("--hands", type=int, default=120)
     c.add_argument("--seed", type=int, default=5000)
+    z = sub.add_parser("hazard")
+    z.add_argument("--hands", type=int, default=1500)
+    z.add_argument("--seed", type=int, default=10000)
+    f = sub.add_parser("fit-defence")
+    f.add_argument("--hands", type=int, default=2000)
+    f.add_argument("--seed", type=int, default=20000)
+    f.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     if args.cmd == "paired":
         out = paired(args.record_dir)
     elif args.cmd == "agreement":
         out = agreement(args.agent, args.hands, args.seed)
+    elif args.cmd == "fit-defence":
+        out = fit_defence(args.hands, args.seed, args.out)
+    elif args.cmd == "hazard":
+        out = hazard(args.hands, args.seed)
     else:
         out = calibrate(args.hands, args.seed)
     print(json.dumps(out, indent=2, ensure_ascii=False))

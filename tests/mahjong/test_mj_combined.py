@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -223,9 +223,12 @@ def _self_draw_points(obs: MahjongObservation, hand: list[int], melds: tuple[Mel
     ))
 
 
-def brute_force(obs: MahjongObservation, net: QNetwork, depth: int, rival: float) -> dict[int, float]:
+def brute_force(
+    obs: MahjongObservation, net: QNetwork, depth: int, keep: Callable[[int], float]
+) -> dict[int, float]:
     """Every discard, every draw (weighted by the unseen copies), a self-drawn win at its score,
-    the hand going on with chance ``1 - rival`` per go-around, max Q at ``depth`` discards."""
+    the hand going on with chance ``keep(layer)`` in the go-around of the draw after ``layer``
+    in-tree draws, max Q at ``depth`` discards."""
     melds = tuple(obs.melds[obs.player])
     wins = 0
 
@@ -259,7 +262,7 @@ def brute_force(obs: MahjongObservation, net: QNetwork, depth: int, rival: float
                 rest = list(unseen)
                 rest[t] -= 1
                 acc += unseen[t] * max(max_values(drawn, rest, discards, [*draws, t]).values())
-        return (1 - rival) * acc / sum(unseen)
+        return keep(len(draws)) * acc / sum(unseen)
 
     values = max_values(list(obs.hand), list(obs.unseen_counts()), [], [])
     assert wins > 0  # the position reaches real wins inside the tree
@@ -275,7 +278,7 @@ def test_full_width_root_values_equal_a_brute_force_expectimax(models: dict[str,
     agent = CombinedAgent(model=models["random"], alpha=1.0, depth=2, ron_rate=0.0, exact_leaves=True)
     values = agent.discard_values(obs)
     assert agent.last_search is not None
-    expected = brute_force(obs, _net(models["random"]), 2, agent.last_search.rival)
+    expected = brute_force(obs, _net(models["random"]), 2, agent.last_search.survival)
     assert set(values) == set(expected) == {k for k in range(NUM_KINDS) if obs.hand[k]}
     for k, v in expected.items():
         assert values[k] == pytest.approx(v, rel=1e-5, abs=1e-4)

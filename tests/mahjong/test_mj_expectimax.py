@@ -251,6 +251,40 @@ def test_ready_value_is_the_self_draw_chance_times_the_score() -> None:
     value = ev.evaluate(obs, [leaf])[0]
     payers = 3 * (1000 + 500 * 8) + 500 * 1  # seat 1 is not the dealer: the dealer pays 莊家 too
     assert value == pytest.approx(2 / sum(unseen) * payers)
+    # a win also ends the hand before anyone else wins: saved_loss is added to its payment
+    saving = HandValueEvaluator(ron_rate=0.0, rival=0.0, saved_loss=900.0)
+    assert saving.evaluate(obs, [leaf])[0] == pytest.approx(2 / sum(unseen) * (payers + 900))
+
+
+def test_ready_value_under_a_hazard_by_draws_left_matches_a_simulated_race() -> None:
+    """Three own draws left, a rival rate that differs per go-around: the ready leaf's value
+    equals a Monte Carlo of the race (rival ends it, else a discard win, else a self-draw)."""
+    obs = _position(FLUSH_HAND, discards=ONE_Z_ON_TABLE)
+    hazard = (0.0, 0.3, 0.2, 0.05)  # by own draws left: 0.05 now, then 0.2, then 0.3
+    ev = HandValueEvaluator(ron_rate=0.6, rival=hazard)
+    hand = list(obs.hand)
+    hand[_kind("5p")] -= 1
+    unseen = tuple(obs.unseen_counts())
+    leaf = LeafState(tuple(hand), (), unseen, 3, (_kind("5p"),), ())
+    value = ev.evaluate(obs, [leaf])[0]
+    v_self, v_ron = ev.wait_values(obs, tuple(hand), (), _kind("1z"))
+    p_draw = 2 / sum(unseen)
+    p_ron = 1 - (1 - 0.6 * p_draw) ** 3
+    rng = np.random.default_rng(0)
+    n = 400_000
+    total = np.zeros(n)
+    going = np.ones(n, dtype=bool)
+    for left in (3, 2, 1):
+        rival = going & (rng.random(n) < hazard[left])
+        going &= ~rival
+        ron = going & (rng.random(n) < p_ron)
+        total[ron] += v_ron
+        going &= ~ron
+        tsumo = going & (rng.random(n) < p_draw)
+        total[tsumo] += v_self
+        going &= ~tsumo
+    assert value == pytest.approx(total.mean(), rel=0.03)
+    assert HandValueEvaluator(rival=0.05).evaluate(obs, [leaf])[0] > value  # later rivals cost
 
 
 def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
-from paiju.mahjong.agents._hand import danger, distance
+from paiju.mahjong.agents._hand import danger, distance, draws_left
 from paiju.mahjong.agents.expectimax import (
     ExpectimaxAgent,
     ExpectimaxSearch,
@@ -28,6 +28,8 @@ from paiju.mahjong.agents.expectimax import (
 )
 from paiju.mahjong.agents.greedy import GreedyAgent, rank_discards
 from paiju.mahjong.agents.value import (
+    READS,
+    SAVED_LOSS,
     HandValueEvaluator,
     LeafState,
     LeafValueEvaluator,
@@ -47,20 +49,24 @@ def make_expectimax(
     deal_in_tai: float = 2.0,
     wait_scale: float = 0.02,
     ron_rate: float = 0.6,
+    reads: str = "fitted",
+    saved_loss: float = SAVED_LOSS,
 ) -> ExpectimaxAgent:
     """``leaf=shanten`` (default): the first Expectimax; ``leaf=value``: :class:`ValueExpectimaxAgent`.
 
     The default stays the shanten-leaf agent, move for move as before (recorded runs that name
     ``expectimax`` replay), because the value-leaf agent has not yet been measured stronger
     (docs/results/mahjong-expectimax.md). Its depth counts discard-and-draw layers and it
-    prunes by distinct kinds; ``prune``, ``defence``, ``deal_in_tai``, ``wait_scale`` and
-    ``ron_rate`` belong to ``leaf=value``, and giving one with ``leaf=shanten`` is an error.
+    prunes by distinct kinds; ``prune``, ``defence``, ``deal_in_tai``, ``wait_scale``,
+    ``ron_rate``, ``reads`` and ``saved_loss`` belong to ``leaf=value``, and giving one with
+    ``leaf=shanten`` is an error.
     """
     if leaf == "shanten":
         given = {
             name: value for name, value, default in (
                 ("prune", prune, "tiles"), ("defence", defence, True), ("deal_in_tai", deal_in_tai, 2.0),
-                ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, 0.6),
+                ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, 0.6), ("reads", reads, "fitted"),
+                ("saved_loss", saved_loss, SAVED_LOSS),
             ) if value != default
         }
         if given:
@@ -71,7 +77,7 @@ def make_expectimax(
         return ExpectimaxAgent(seed, depth=depth, alpha=alpha, claim_depth=claim_depth)
     return ValueExpectimaxAgent(
         seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=prune, defence=defence,
-        deal_in_tai=deal_in_tai, wait_scale=wait_scale, ron_rate=ron_rate,
+        deal_in_tai=deal_in_tai, wait_scale=wait_scale, ron_rate=ron_rate, reads=reads, saved_loss=saved_loss,
     )
 
 
@@ -95,7 +101,7 @@ REGISTRY.register(
     make_expectimax,
     keyword_defaults(
         make_expectimax, "depth", "alpha", "claim_depth", "leaf", "prune", "defence",
-        "deal_in_tai", "wait_scale", "ron_rate",
+        "deal_in_tai", "wait_scale", "ron_rate", "reads", "saved_loss",
     ),
     "Expectimax over own discards/draws; leaf=shanten (default): shanten-speed leaves, top "
     "ceil(alpha*kinds) discards; leaf=value: win probability x payment, discard wins, defence, "
@@ -103,8 +109,9 @@ REGISTRY.register(
     limits={
         "depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3),
         "deal_in_tai": (0.0, 30.0), "wait_scale": (0.0, 0.5), "ron_rate": (0.0, 3.0),
+        "saved_loss": (0.0, 20000.0),
     },
-    choices={"leaf": ("value", "shanten"), "prune": ("tiles", "kinds")},
+    choices={"leaf": ("value", "shanten"), "prune": ("tiles", "kinds"), "reads": READS},
 )
 
 
@@ -198,6 +205,7 @@ __all__ = [
     "WinningSpeedEvaluator",
     "danger",
     "distance",
+    "draws_left",
     "make_expectimax",
     "rank_discards",
 ]

@@ -69,6 +69,7 @@ from paiju.core import deadline
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
 from paiju.mahjong.agents._hand import act_by_phase, claim_outcome, danger, draws_left
+from paiju.mahjong.agents.defence import deal_in_chances
 from paiju.mahjong.agents.expectimax import (
     ExpectimaxAgent,
     OrderingFunction,
@@ -91,6 +92,31 @@ from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
 
 PRUNE_MODES = ("tiles", "kinds")
 DRAGONS = (31, 32, 33)
+
+RIVAL_HAZARD = (0.25, 0.30, 0.31, 0.31, 0.25, 0.23, 0.20, 0.14, 0.10, 0.05, 0.03, 0.005, 0.0)
+"""Chance that another player ends the hand before the player's next draw, by the player's own
+draws left (index; the last entry holds beyond). Measured in greedy self-play
+(``benchmarks/mahjong_expectimax.py hazard --hands 1500 --seed 10000``): almost nothing while
+every hand is young, a third per go-around near the end; 98% of hands end in a win. A single
+rate (the first agent's 0.04) makes a hand think it has far more time than it does, which
+overvalues slow, concealed hands against a claim."""
+
+
+SAVED_LOSS = 940.0
+"""What a win is worth beyond its payment: it ends the hand before anyone else wins. When another
+player wins, each of the others loses about a third of the average win on the average (a
+self-draw's share, or the whole deal-in): in greedy self-play the mean win pays 2,817 points,
+so about 940 (``benchmarks/mahjong_expectimax.py hazard`` reports both). Without it a slow,
+valuable hand looks better than a fast one whose speed protects the player."""
+
+
+def keep_table(rival: float | Sequence[float], max_draws: int) -> np.ndarray:
+    """``keep[n]`` = 1 - chance that another player ends the hand in the go-around of own draw ``n``
+    (``n`` own draws left): ``rival`` is one rate for every go-around or a table by draws left."""
+    rates = [float(rival)] if isinstance(rival, (int, float)) else [float(r) for r in rival]
+    if not rates or any(not 0 <= r < 1 for r in rates):
+        raise ConfigError(f"rival rates must be in [0, 1), got {rival!r}")
+    return np.array([1 - rates[min(n, len(rates) - 1)] for n in range(max_draws + 1)])
 
 
 class LeafState(NamedTuple):
@@ -206,38 +232,49 @@ class HandValueEvaluator:
     def __init__(
         self,
         ron_rate: float = 0.6,
-        rival: float = 0.04,
+        rival: float | Sequence[float] = RIVAL_HAZARD,
         ready_rate: float = 0.24,
         improve: Sequence[float] = (0.13, 0.23, 0.47),
         self_draw_share: float = 0.21,
+        saved_loss: float = 0.0,
         max_draws: int = 40,
     ) -> None:
-        if not 0 <= ron_rate <= 3 or not 0 <= rival < 1 or not 0 < ready_rate <= 1:
-            raise ConfigError(f"bad hand-value parameters: {ron_rate=}, {rival=}, {ready_rate=}")
+        if not 0 <= ron_rate <= 3 or not 0 < ready_rate <= 1:
+            raise ConfigError(f"bad hand-value parameters: {ron_rate=}, {ready_rate=}")
         if not improve or any(not 0 < r <= 1 for r in improve) or not 0 <= self_draw_share <= 1:
             raise ConfigError(f"bad hand-value parameters: {improve=}, {self_draw_share=}")
         self.ron_rate = float(ron_rate)
-        self.rival = float(rival)
+        self.rival = rival
+        self._keep = keep_table(rival, max_draws)
         self.ready_rate = float(ready_rate)
         self.improve = tuple(float(r) for r in improve)
         self.self_draw_share = float(self_draw_share)
+        self.saved_loss = float(saved_loss)
+        """Points added to every win: the loss that ending the hand saves (:data:`SAVED_LOSS`)."""
         self.max_draws = max_draws
         self.calls = 0
         """How many batches were evaluated (one per decision: a test counts them)."""
         # stage[j][n]: P(win) from shanten j (0 = ready) with n own go-arounds, unit value
-        keep = 1 - self.rival
+        keep = self._keep
         rows = []
         ready = [0.0] * (max_draws + 1)
         for n in range(1, max_draws + 1):
-            ready[n] = keep * (self.ready_rate + (1 - self.ready_rate) * ready[n - 1])
+            ready[n] = keep[n] * (self.ready_rate + (1 - self.ready_rate) * ready[n - 1])
         rows.append(ready)
         for j in range(1, 16):
             r = self.improve[min(j - 1, len(self.improve) - 1)]
             prev, row = rows[-1], [0.0] * (max_draws + 1)
             for n in range(1, max_draws + 1):
-                row[n] = keep * (r * prev[n - 1] + (1 - r) * row[n - 1])
+                row[n] = keep[n] * (r * prev[n - 1] + (1 - r) * row[n - 1])
             rows.append(row)
         self._stage = np.array(rows)
+        # survive[n][i]: nobody else ends the hand in the i go-arounds from n own draws left
+        survive = np.zeros((max_draws + 1, max_draws + 1))
+        for n in range(max_draws + 1):
+            survive[n][0] = 1.0
+            for i in range(1, n + 1):
+                survive[n][i] = survive[n][i - 1] * keep[n - i + 1]
+        self._survive = survive
         self._wins: dict[tuple[tuple[int, ...], tuple[Meld, ...], int], tuple[float, float]] = {}
         self._payments: dict[tuple[Any, ...], float] = {}
         self._obs_key: int = -1
@@ -267,7 +304,7 @@ class HandValueEvaluator:
                                continuation=obs.continuation, config=config)
                 for p in range(NUM_PLAYERS) if p != obs.player
             )
-            values.append(float(total) if self_draw else total / (NUM_PLAYERS - 1))
+            values.append(self.saved_loss + (float(total) if self_draw else total / (NUM_PLAYERS - 1)))
         got = (values[0], values[1])
         self._wins[key] = got
         return got
@@ -289,18 +326,24 @@ class HandValueEvaluator:
         n = min(leaf.draws_left, self.max_draws)
         if not live or total <= 0 or n <= 0:
             return 0.0
-        p_draw, p_ron, keep, cont = self._ready_race(live, total)
-        per_round = keep * (p_ron * v_ron / live + (1 - p_ron) * p_draw * v_self / live)
-        return per_round * (1 - cont**n) / (1 - cont)
+        p_draw, p_ron = self._ready_race(live, total)
+        return self._race(p_ron * v_ron / live + (1 - p_ron) * p_draw * v_self / live,
+                          (1 - p_ron) * (1 - p_draw), n)
 
-    def _ready_race(self, live: int, total: int) -> tuple[float, float, float, float]:
+    def _race(self, gain: float, undecided: float, n: int) -> float:
+        """``sum`` over the ``n`` go-arounds of ``gain`` x (nobody else ended it) x (still undecided)."""
+        keep = self._keep
+        v = 0.0
+        for m in range(1, n + 1):  # backwards from the last own draw
+            v = keep[m] * (gain + undecided * v)
+        return v
+
+    def _ready_race(self, live: int, total: int) -> tuple[float, float]:
         """A ready hand's chances per go-around with ``live`` winning tiles among ``total`` unseen:
-        (self-draw, a win on one of the three others' discards, nobody else ends the hand, the
-        hand goes on undecided)."""
+        (self-draw, a win on one of the three others' discards)."""
         p_draw = live / total
         p_ron = 1 - (1 - min(1.0, self.ron_rate * p_draw)) ** (NUM_PLAYERS - 1)
-        keep = 1 - self.rival
-        return p_draw, p_ron, keep, keep * (1 - p_ron) * (1 - p_draw)
+        return p_draw, p_ron
 
     def _new_decision(self, observation: MahjongObservation) -> None:
         """The memos hold for one decision (one observation): clear them for another."""
@@ -330,8 +373,8 @@ class HandValueEvaluator:
                     and any(self.wait_values(observation, leaf.hand, leaf.melds, t))
                 )
                 if live and total > 0 and n > 0:
-                    p_draw, p_ron, keep, cont = self._ready_race(live, total)
-                    out[i] = keep * (p_ron + (1 - p_ron) * p_draw) * (1 - cont**n) / (1 - cont)
+                    p_draw, p_ron = self._ready_race(live, total)
+                    out[i] = self._race(p_ron + (1 - p_ron) * p_draw, (1 - p_ron) * (1 - p_draw), n)
                 continue
             eff = sum(leaf.unseen[t] for t in range(NUM_KINDS) if outcomes[t] < d0)
             if eff > 0 and n > 0 and total > 0:
@@ -354,7 +397,7 @@ class HandValueEvaluator:
         others = [p for p in range(NUM_PLAYERS) if p != obs.player]
         selfdraw = sum(pay(tai + self_extra, dealer or p == obs.dealer) for p in others)
         ron = sum(pay(tai, dealer or p == obs.dealer) for p in others) / len(others)
-        return self.self_draw_share * selfdraw + (1 - self.self_draw_share) * ron
+        return self.saved_loss + self.self_draw_share * selfdraw + (1 - self.self_draw_share) * ron
 
     def evaluate(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
         self.calls += 1
@@ -399,15 +442,15 @@ class HandValueEvaluator:
     def _far_probabilities(self, far: Sequence[tuple[int, float, int, int]]) -> np.ndarray:
         """P(win) of not-ready leaves: first step at the hand's own rate, then the stage table.
 
-        ``sum_{i=1..n} keep^i (1 - r)^(i-1) r P[s-1][n-i]``, for every leaf at once.
+        ``sum_{i=1..n} survive(n, i) (1 - r)^(i-1) r P[s-1][n-i]``, for every leaf at once
+        (``survive(n, i)``: nobody else ended the hand in those i go-arounds).
         """
         m = self.max_draws
         r = np.array([f[1] for f in far])[:, None]
         s = np.minimum(np.array([f[2] for f in far]), len(self._stage)) - 1
         n = np.array([f[3] for f in far])[:, None]
         i = np.arange(1, m + 1)[None, :]
-        keep = 1 - self.rival
-        weights = keep**i * (1 - r) ** (i - 1) * r * (i <= n)
+        weights = self._survive[n, i] * (1 - r) ** (i - 1) * r * (i <= n)
         rest = self._stage[s[:, None], np.clip(n - i, 0, m)]
         return np.asarray((weights * rest).sum(axis=1))
 
@@ -446,20 +489,36 @@ class DealInRisk(NamedTuple):
     cost: tuple[float, ...]
 
 
-def deal_in_risk(obs: MahjongObservation, deal_in_tai: float, wait_scale: float) -> DealInRisk:
-    """Deal-in chance and expected cost of discarding each kind now (see the module text)."""
+READS = ("fitted", "danger")
+"""How the defence reads the table: the fitted readiness and wait models
+(:mod:`paiju.mahjong.agents.defence`) or the first, hand-made ones (:func:`readiness` and
+``wait_scale`` x :func:`~paiju.mahjong.agents._hand.danger`)."""
+
+
+def deal_in_risk(
+    obs: MahjongObservation, deal_in_tai: float, wait_scale: float, reads: str = "fitted"
+) -> DealInRisk:
+    """Deal-in chance and expected cost of discarding each kind now (see the module text);
+    kinds not in hand get 0."""
+    if reads not in READS:
+        raise ConfigError(f"expectimax reads must be one of {READS}, got {reads!r}")
     unseen = obs.unseen_counts()
     config = obs.config
     bonus = config.tai.dealer + config.tai.continuation_per_hand * obs.continuation
+    held = [k for k in range(NUM_KINDS) if obs.hand[k]]
+    fitted = deal_in_chances(obs, held) if reads == "fitted" else None
     probs, costs = [1.0] * NUM_KINDS, [0.0] * NUM_KINDS
     for seat in range(NUM_PLAYERS):
         if seat == obs.player:
             continue
-        ready = readiness(obs, seat)
         involved = seat == obs.dealer or obs.player == obs.dealer
         pay = config.base + config.per_tai * (deal_in_tai + (bonus if involved else 0))
-        for k in range(NUM_KINDS):
-            p = ready * min(0.5, wait_scale * danger(k, obs, unseen, [seat]))
+        if fitted is not None:
+            chances = fitted[seat]
+        else:
+            ready = readiness(obs, seat)
+            chances = [ready * min(0.5, wait_scale * danger(k, obs, unseen, [seat])) for k in held]
+        for k, p in zip(held, chances, strict=True):
             probs[k] *= 1 - p
             costs[k] += p * pay
     return DealInRisk(tuple(1 - q for q in probs), tuple(costs))
@@ -470,7 +529,7 @@ def deal_in_risk(obs: MahjongObservation, deal_in_tai: float, wait_scale: float)
 # ---------------------------------------------------------------------------------------------
 _Expr = Any
 """A node of a built tree: a float (a win or a dead end), an int (a leaf's index), or a tuple
-``("max", {kind: expr})`` / ``("chance", total, [(weight, expr), ...], p_ron, ron_points)``."""
+``("max", {kind: expr})`` / ``("chance", total, [(weight, expr), ...], p_ron, ron_points, keep)``."""
 
 
 class ValueSearch:
@@ -478,7 +537,8 @@ class ValueSearch:
 
     def __init__(
         self, obs: MahjongObservation, depth: int, alpha: float, prune: str, ordering: OrderingFunction,
-        ron_rate: float = 0.6, rival: float = 0.04, exact_leaves: bool = False,
+        ron_rate: float = 0.6, rival: float | Sequence[float] = RIVAL_HAZARD, exact_leaves: bool = False,
+        saved_loss: float = 0.0,
     ) -> None:
         if depth < 1:
             raise ConfigError(f"expectimax depth must be >= 1, got {depth}")
@@ -494,8 +554,11 @@ class ValueSearch:
         self.ron_rate = ron_rate
         """Discard wins before each in-tree draw of a ready hand (0 = self-draws only, the paper's tree)."""
         self.rival = rival
-        """Chance per go-around that another player ends the hand first."""
+        """Chance per go-around that another player ends the hand first (a rate, or a table by
+        own draws left: :data:`RIVAL_HAZARD`)."""
         self.exact_leaves = exact_leaves
+        self.saved_loss = float(saved_loss)
+        """Points added to every in-tree win: what ending the hand saves (:data:`SAVED_LOSS`)."""
         """Leaves share a value only on the same path (discards and draws in order), not on the
         same hand and draws: for an evaluator that reads the river order (a Q-network)."""
         self.leaves: list[LeafState] = []
@@ -503,7 +566,12 @@ class ValueSearch:
         self._wins: dict[tuple[tuple[int, ...], tuple[Meld, ...], int], float] = {}
         self._tables = shanten_tables()
         self._draws_left = draws_left(obs)
+        self._keep = keep_table(rival, max(self._draws_left, 0) + 1)
         self.stats = {"max": 0, "chance": 0, "leaves": 0, "wins": 0}
+
+    def survival(self, layer: int) -> float:
+        """Chance that nobody else ends the hand in the go-around of the in-tree draw of ``layer + 1``."""
+        return float(self._keep[max(0, self._draws_left - layer)])
 
     # -- building ----------------------------------------------------------------------------
     def keep(self, hand: Sequence[int], n_distinct: int) -> int:
@@ -549,7 +617,7 @@ class ValueSearch:
             win = WinContext(tile, True, obs.seat_wind, obs.round_wind)
             score = score_win(c, ctx.melds, win, obs.config)
             legal = score.tai >= obs.config.min_tai  # below the table's minimum: no win
-            v = 0.0 if not legal else float(sum(
+            v = 0.0 if not legal else self.saved_loss + float(sum(
                 payment_amount(score, dealer_involved=obs.player == obs.dealer or p == obs.dealer,
                                continuation=obs.continuation, config=obs.config)
                 for p in range(NUM_PLAYERS) if p != obs.player
@@ -609,7 +677,7 @@ class ValueSearch:
                 index[suit] -= step
             c[t] -= 1
         p_ron, v_ron = self.ron_chance(ctx, c, unseen, outcomes)
-        return ("chance", total, branches, p_ron, v_ron)
+        return ("chance", total, branches, p_ron, v_ron, self.survival(layer))
 
     def ron_chance(self, ctx: SearchContext, c: list[int], unseen: Sequence[int],
                    outcomes: Sequence[int]) -> tuple[float, float]:
@@ -640,7 +708,7 @@ class ValueSearch:
             done[tile] += 1
             win = WinContext(tile, False, obs.seat_wind, obs.round_wind)
             score = score_win(done, ctx.melds, win, obs.config)
-            v = 0.0 if score.tai < obs.config.min_tai else sum(
+            v = 0.0 if score.tai < obs.config.min_tai else self.saved_loss + sum(
                 payment_amount(score, dealer_involved=obs.player == obs.dealer or p == obs.dealer,
                                continuation=obs.continuation, config=obs.config)
                 for p in range(NUM_PLAYERS) if p != obs.player
@@ -670,7 +738,7 @@ class ValueSearch:
         for w, e in expr[2]:
             acc += w * self.value(e, values)
         p_ron = expr[3]
-        return p_ron * expr[4] + (1 - p_ron) * (1 - self.rival) * acc / float(expr[1])
+        return p_ron * expr[4] + (1 - p_ron) * expr[5] * acc / float(expr[1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -694,6 +762,8 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         deal_in_tai: float = 2.0,
         wait_scale: float = 0.02,
         ron_rate: float = 0.6,
+        reads: str = "fitted",
+        saved_loss: float | None = None,
         leaf_evaluator: LeafValueEvaluator | None = None,
         ordering: OrderingFunction | None = None,
         name: str = "expectimax",
@@ -707,18 +777,26 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
             raise ConfigError(
                 f"expectimax deal_in_tai and wait_scale must be >= 0, got {deal_in_tai}, {wait_scale}"
             )
+        if reads not in READS:
+            raise ConfigError(f"expectimax reads must be one of {READS}, got {reads!r}")
         self.prune = prune
         self.defence = defence
+        self.reads = reads
         self.deal_in_tai = float(deal_in_tai)
         self.wait_scale = float(wait_scale)
         self.ron_rate = float(ron_rate)
-        self.leaf_evaluator: LeafValueEvaluator = leaf_evaluator or HandValueEvaluator(ron_rate=ron_rate)
+        self.saved_loss = SAVED_LOSS if saved_loss is None else float(saved_loss)
+        self.leaf_evaluator: LeafValueEvaluator = leaf_evaluator or HandValueEvaluator(
+            ron_rate=ron_rate, saved_loss=self.saved_loss
+        )
         self.last_values: dict[int, float] = {}
         """Value of every option of the latest decision (discard kind or action), for hints."""
         self.last_value_search: ValueSearch | None = None
 
     def new_search(self, obs: MahjongObservation, depth: int) -> ValueSearch:
-        return ValueSearch(obs, depth, self.alpha, self.prune, self.ordering, self.ron_rate)
+        return ValueSearch(
+            obs, depth, self.alpha, self.prune, self.ordering, self.ron_rate, saved_loss=self.saved_loss
+        )
 
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
         return act_by_phase(observation, legal_actions, self._turn_value, self._claim_value)
@@ -737,7 +815,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
 
     # -- pieces ------------------------------------------------------------------------------
     def _risk(self, obs: MahjongObservation) -> DealInRisk | None:
-        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale) if self.defence else None
+        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads) if self.defence else None
 
     def _discard_tree(self, search: ValueSearch, obs: MahjongObservation, hand: Sequence[int],
                       melds: tuple[Meld, ...], allowed: Sequence[int] | None,
@@ -753,12 +831,20 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         return search.max_node(ctx, c, suit_indices(c), unseen, 0, [], [], allowed, safest)
 
     def _root_values(self, search: ValueSearch, tree: _Expr, values: np.ndarray,
-                     risk: DealInRisk | None) -> dict[int, float]:
+                     risk: DealInRisk | None, relative: bool = False) -> dict[int, float]:
+        """Each root discard's value; with ``risk``, less its deal-in chance and cost. ``relative``
+        (a claim's discard) counts only the risk above the safest discard of that hand: passing
+        does not save a discard, the player discards after his draw too, so a claim is charged
+        only for the extra danger of the tile it makes him throw."""
+        p0 = c0 = 0.0
+        if risk is not None and relative:
+            p0 = min(risk.probability[k] for k in tree[1])
+            c0 = min(risk.cost[k] for k in tree[1])
         out = {}
         for k, e in tree[1].items():
             v = search.value(e, values)
             if risk is not None:
-                v = (1 - risk.probability[k]) * v - risk.cost[k]
+                v = (1 - risk.probability[k]) / (1 - p0) * v - (risk.cost[k] - c0)
             out[k] = v
         return out
 
@@ -808,7 +894,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
             if isinstance(tree, int):
                 options[a] = float(values[tree])
             else:
-                options[a] = max(self._root_values(search, tree, values, risk).values())
+                options[a] = max(self._root_values(search, tree, values, risk, relative=True).values())
         self.last_values = options
         return max(options, key=lambda a: (options[a], a == PASS, -a))
 
