@@ -26,7 +26,7 @@ from paiju.mahjong.agents import (
     ValueSearch,
 )
 from paiju.mahjong.config import MahjongConfig, TaiTable
-from paiju.mahjong.game import PASS, PUNG, WIN, MahjongGame, MahjongObservation, Phase
+from paiju.mahjong.game import CHOW_HIGH, PASS, PUNG, WIN, MahjongGame, MahjongObservation, Phase
 from paiju.mahjong.shanten import shanten_counts, suit_indices
 from paiju.mahjong.tiles import Meld, MeldType, parse_counts
 
@@ -176,6 +176,42 @@ def test_passes_a_pung_that_costs_the_concealed_wait() -> None:
     agent = ValueExpectimaxAgent()
     assert agent.act(obs, [PUNG, PASS]) == PASS
     assert agent.last_values[PASS] > agent.last_values[PUNG]
+
+
+def test_a_danger_every_tile_shares_does_not_change_a_claim() -> None:
+    """Passing saves no discard (a tile goes after the draw too), so a danger that every tile
+    carries alike cannot make a claim worse than passing: with the same chance and cost on
+    every kind the pung and chow decisions are those of the agent without defence."""
+    from paiju.mahjong.agents.value import DealInRisk
+
+    class UniformDanger(ValueExpectimaxAgent):
+        def _risk(self, obs: MahjongObservation) -> DealInRisk:
+            return DealInRisk((0.2,) * 34, (600.0,) * 34)
+
+    cases = [
+        ("123456789m23p77z55z9s", "5z", PUNG),  # pung 中: ready with 9s out
+        ("123m456m78p2399s55z7z1z", "9p", CHOW_HIGH),  # chow 789p from the left: one step closer
+    ]
+    for hand, tile, claim in cases:
+        obs = _position(hand, phase=Phase.CLAIM, window_tile=_kind(tile), window_from=0, turn=0, live=20)
+        plain = ValueExpectimaxAgent(defence=False).act(obs, [claim, PASS])
+        assert plain == claim
+        assert UniformDanger().act(obs, [claim, PASS]) == plain
+
+
+def test_a_deal_in_costs_its_payment_less_the_loss_it_saves() -> None:
+    from paiju.mahjong.agents.value import deal_in_risk
+
+    obs = _threat_position()
+    full = deal_in_risk(obs, 2.0, 0.02)
+    net = deal_in_risk(obs, 2.0, 0.02, saved_loss=940.0)
+    assert full.probability == net.probability
+    held = [k for k in range(34) if obs.hand[k]]
+    assert all(full.cost[k] > 0 for k in held) and all(full.cost[k] == 0 for k in range(34) if k not in held)
+    # seat 1 is not the dealer: each of the others' deal-ins is 1000 + 2 x 500 = 2000, or 2500
+    # with the dealer's tai when the opponent is the dealer (seat 0)
+    for k in held:
+        assert 1060 / 2000 * full.cost[k] - 1e-9 <= net.cost[k] <= 1560 / 2500 * full.cost[k] + 1e-9
 
 
 # ---- pruning -------------------------------------------------------------------------------------

@@ -496,10 +496,12 @@ READS = ("fitted", "danger")
 
 
 def deal_in_risk(
-    obs: MahjongObservation, deal_in_tai: float, wait_scale: float, reads: str = "fitted"
+    obs: MahjongObservation, deal_in_tai: float, wait_scale: float, reads: str = "fitted",
+    saved_loss: float = 0.0,
 ) -> DealInRisk:
     """Deal-in chance and expected cost of discarding each kind now (see the module text);
-    kinds not in hand get 0."""
+    kinds not in hand get 0. A deal-in ends the hand too: in the same units as the wins (which
+    count ``saved_loss`` on top of their payment) it costs its payment less ``saved_loss``."""
     if reads not in READS:
         raise ConfigError(f"expectimax reads must be one of {READS}, got {reads!r}")
     unseen = obs.unseen_counts()
@@ -513,6 +515,7 @@ def deal_in_risk(
             continue
         involved = seat == obs.dealer or obs.player == obs.dealer
         pay = config.base + config.per_tai * (deal_in_tai + (bonus if involved else 0))
+        pay = max(0.0, pay - saved_loss)
         if fitted is not None:
             chances = fitted[seat]
         else:
@@ -815,7 +818,9 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
 
     # -- pieces ------------------------------------------------------------------------------
     def _risk(self, obs: MahjongObservation) -> DealInRisk | None:
-        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads) if self.defence else None
+        if not self.defence:
+            return None
+        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads, self.saved_loss)
 
     def _discard_tree(self, search: ValueSearch, obs: MahjongObservation, hand: Sequence[int],
                       melds: tuple[Meld, ...], allowed: Sequence[int] | None,
