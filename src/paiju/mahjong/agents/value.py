@@ -105,9 +105,12 @@ overvalues slow, concealed hands against a claim."""
 SAVED_LOSS = 940.0
 """What a win is worth beyond its payment: it ends the hand before anyone else wins. When another
 player wins, each of the others loses about a third of the average win on the average (a
-self-draw's share, or the whole deal-in): in greedy self-play the mean win pays 2,817 points,
-so about 940 (``benchmarks/mahjong_expectimax.py hazard`` reports both). Without it a slow,
-valuable hand looks better than a fast one whose speed protects the player."""
+self-draw's share, or the whole deal-in). 940 is a third of the 2,817-point mean win of the
+first calibration (``benchmarks/mahjong_agents.py calibrate``, 150 hands); a larger greedy
+self-play under the default rules measures a mean win of 3,468 and a mean loss of 1,211 when
+another player wins (``benchmarks/mahjong_expectimax.py hazard --hands 1500 --seed 10000``).
+The agent was measured with 940 (docs/results/mahjong-expectimax.md); 1,211 is untried.
+Without it a slow, valuable hand looks better than a fast one whose speed protects the player."""
 
 
 def keep_table(rival: float | Sequence[float], max_draws: int) -> np.ndarray:
