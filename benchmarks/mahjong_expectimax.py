@@ -55,9 +55,11 @@ from paiju.mahjong.agents.defence import (
     fit_logistic,
     log_loss,
     passed_kinds,
+    probability_log_loss,
     readiness_features,
     wait_features,
 )
+from paiju.mahjong.agents.value import readiness
 from paiju.mahjong.game import WIN, MahjongGame, Phase
 
 
@@ -241,7 +243,7 @@ def defence_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
     """Greedy self-play; at every turn, each opponent's readiness features and truth, and for a
     ready one the wait features of each kind the player holds and whether it is a wait."""
     game, greedy = MahjongGame(), GreedyAgent()
-    rx, ry, rh, wx, wy, wh = [], [], [], [], [], []
+    rx, ry, rh, rold, wx, wy, wh = [], [], [], [], [], [], []
     for h in range(hands):
         state = game.new_hand(seed=seed + h)
         while not state.is_terminal():
@@ -257,6 +259,7 @@ def defence_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
                         continue
                     is_ready = distance(hand) == 1
                     rx.append(readiness_features(obs, other))
+                    rold.append(readiness(obs, other))  # the hand-made model it replaces
                     ry.append(float(is_ready))
                     rh.append(h)
                     if is_ready:
@@ -268,7 +271,7 @@ def defence_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
                                 wy.append(float(k in waits))
                                 wh.append(h)
             state.apply(greedy.act(obs, legal) if len(legal) > 1 else legal[0])
-    return {"rx": np.array(rx), "ry": np.array(ry), "rh": np.array(rh),
+    return {"rx": np.array(rx), "ry": np.array(ry), "rh": np.array(rh), "rold": np.array(rold),
             "wx": np.array(wx), "wy": np.array(wy), "wh": np.array(wh)}
 
 
@@ -292,10 +295,7 @@ def fit_defence(hands: int, seed: int, out: Path | None) -> dict[str, Any]:
         }
     # the hand-made model this replaces, on the same held-out positions
     test = d["rh"] >= cut
-    old = [1 / (1 + math.exp(-(-5.08 + 0.59 * f[1] + 0.38 * 10 * f[2] + 0.5 * f[3]))) for f in d["rx"][test]]
-    yy = d["ry"][test]
-    po = np.clip(np.array(old), 1e-12, 1 - 1e-12)
-    hand_made = float(-(yy * np.log(po) + (1 - yy) * np.log(1 - po)).mean())
+    hand_made = probability_log_loss(d["rold"][test], d["ry"][test])
     report["readiness"]["held_out_log_loss_hand_made"] = round(hand_made, 4)
     model = DefenceModel(
         tuple(float(v) for v in fit_logistic(d["rx"], d["ry"])),

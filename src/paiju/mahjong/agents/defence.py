@@ -26,7 +26,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -44,14 +44,17 @@ WAIT_FEATURES = (
     "other_suit_melds", "live_chows",
 )
 WALL = 136 - 16 * NUM_PLAYERS - 16
-"""About the live tiles at the start of a hand (the dead wall aside): ``wall_gone`` is scaled by it."""
+"""The fixed scale of ``wall_gone`` (1 - live tiles / WALL) that the shipped coefficients were
+fitted with: about the live tiles at the start of a hand under the default rules."""
 
 
 def readiness_features(obs: MahjongObservation, seat: int) -> list[float]:
     """The :data:`READINESS_FEATURES` of ``seat`` as ``obs.player`` sees them."""
     river = obs.discards[seat]
-    flags = list(obs.discards_drawn[seat]) if seat < len(obs.discards_drawn) else []
-    recent = list(zip(river[-3:], flags[-3:] if len(flags) >= len(river[-3:]) else [False] * 3, strict=False))
+    flags = list(obs.discards_drawn[seat])
+    if len(flags) != len(river):  # an observation without the 摸打 flags: none counts as drawn
+        flags = [False] * len(river)
+    recent = list(zip(river[-3:], flags[-3:], strict=True))
     drawn = sum(1 for _, f in recent if f)
     middle = sum(1 for (k, _), f in recent if not f and k < 27 and 2 <= k % 9 <= 6)
     gone = max(0.0, 1.0 - obs.live_tiles / WALL)
@@ -148,10 +151,10 @@ class DefenceModel:
 
     def wait_chance_of(self, features: Sequence[float]) -> float:
         """The wait model on a :func:`wait_features` vector."""
-        return _sigmoid(float(np.dot(self.wait_coefficients, features)))
+        return _sigmoid(float(np.dot(self._wait_array, features)))
 
-    @property
-    def wait_coefficients(self) -> np.ndarray:
+    @cached_property
+    def _wait_array(self) -> np.ndarray:  # made once: the model is read every decision
         return np.asarray(self.wait)
 
     def to_json(self) -> dict[str, Any]:
@@ -189,7 +192,6 @@ def deal_in_chances(
     """Per opponent seat, the chance that discarding each of ``kinds`` now deals in to him."""
     m = model or shipped_defence()
     unseen = obs.unseen_counts()
-    coef = m.wait_coefficients
     order = discard_order(obs)
     out: dict[int, list[float]] = {}
     for seat in range(NUM_PLAYERS):
@@ -197,9 +199,7 @@ def deal_in_chances(
             continue
         ready = m.ready_chance(obs, seat)
         passed = passed_kinds(obs, seat, order)
-        out[seat] = [
-            ready * _sigmoid(float(np.dot(coef, wait_features(obs, seat, k, unseen, passed)))) for k in kinds
-        ]
+        out[seat] = [ready * m.wait_chance_of(wait_features(obs, seat, k, unseen, passed)) for k in kinds]
     return out
 
 
@@ -225,5 +225,11 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-5, steps: int = 50
 
 
 def log_loss(x: np.ndarray, y: np.ndarray, w: Sequence[float]) -> float:
-    p = np.clip(1 / (1 + np.exp(-np.clip(x @ np.asarray(w), -30, 30))), 1e-12, 1 - 1e-12)
-    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+    """Mean log-loss of the logistic model ``w`` on ``(x, y)``."""
+    return probability_log_loss(1 / (1 + np.exp(-np.clip(x @ np.asarray(w), -30, 30))), y)
+
+
+def probability_log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    """Mean log-loss of predicted probabilities ``p`` of the outcomes ``y``."""
+    q = np.clip(np.asarray(p, dtype=float), 1e-12, 1 - 1e-12)
+    return float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean())

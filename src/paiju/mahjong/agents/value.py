@@ -563,10 +563,10 @@ class ValueSearch:
         """Chance per go-around that another player ends the hand first (a rate, or a table by
         own draws left: :data:`RIVAL_HAZARD`)."""
         self.exact_leaves = exact_leaves
-        self.saved_loss = float(saved_loss)
-        """Points added to every in-tree win: what ending the hand saves (:data:`SAVED_LOSS`)."""
         """Leaves share a value only on the same path (discards and draws in order), not on the
         same hand and draws: for an evaluator that reads the river order (a Q-network)."""
+        self.saved_loss = float(saved_loss)
+        """Points added to every in-tree win: what ending the hand saves (:data:`SAVED_LOSS`)."""
         self.leaves: list[LeafState] = []
         self._leaf_index: dict[tuple[Any, ...], int] = {}
         self._wins: dict[tuple[tuple[int, ...], tuple[Meld, ...], int], float] = {}
