@@ -28,6 +28,7 @@ from paiju.mahjong.train_dqn import (
     HandTask,
     TrainConfig,
     build_learner,
+    explored_value,
     hand_transitions,
     play_hand,
     train,
@@ -138,8 +139,17 @@ def test_epsilon_discards_are_seeded_legal_and_off_by_default() -> None:
     assert play_hand(HandTask(2, 21, spec, epsilon=1.0)).action.tolist() == again.action.tolist()
     assert again.action.tolist() != searched.action.tolist()
     assert all(again.mask[i, a] for i, a in enumerate(again.action))  # always a legal discard
-    # the shaping is still the value of the search's recommended move: a number for every row
+    # the shaping is the search's value of the discard played: a number for every row
     assert np.isfinite(again.value).all() and (again.value >= 0).all()
+
+
+def test_an_explored_discard_is_shaped_by_its_own_value() -> None:
+    values = {3: 500.0, 7: 200.0, 9: 350.0, 40: 900.0}  # 40: a kong, not a discard
+    assert explored_value(values, 7, 500.0) == 200.0
+    # pruned by the search: no better than the worst discard it kept (the kong does not count)
+    assert explored_value(values, 12, 500.0) == 200.0
+    assert explored_value({}, 12, 500.0) == 500.0  # nothing valued: the recommended move's value
+    assert explored_value({}, 12, None) is None
 
 
 # ---- the DQN / Double DQN flag ---------------------------------------------------------------

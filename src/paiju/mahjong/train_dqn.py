@@ -116,7 +116,8 @@ class TrainConfig:
     """Its depth: 1 while training (cheap: see docs/mahjong.md §12), 2 at play time."""
     epsilon: float = 0.0
     """Share of discards played uniformly at random instead of the search's (0: the paper,
-    whose only exploration is the search); the step's shaping stays the recommended move's value."""
+    whose only exploration is the search); the step's shaping is the search's value of the
+    discard played (:func:`explored_value`)."""
     hands_per_round: int = 64
     """Hands given to the runner at a time (a worker pool per round)."""
     workers: int = 1
@@ -243,11 +244,23 @@ class _RecordingSeat:
             discards = [a for a in legal_actions if a < NUM_KINDS]
             if self.epsilon and self.rng.random() < self.epsilon:  # drawn only then: eps=0 draws nothing
                 action = int(discards[int(self.rng.integers(len(discards)))])
+                value = explored_value(self.search.last_values, action, value)
             mask = np.zeros(NUM_KINDS, dtype=np.bool_)
             mask[discards] = True
             features = F.encode_flat(obs).astype(np.float16)
             self.log.rows.append((self.seat, features, mask, action, value or 0.0))
         return action
+
+
+def explored_value(values: dict[int, float], action: int, recommended: float | None) -> float | None:
+    """The shaping value of a discard played instead of the search's move: the search's own
+    value of it, or, when the search pruned it, the lowest value it gave a discard (it kept
+    those it judged best, so a pruned discard is no better). Only with nothing valued does
+    the recommended move's value stand."""
+    if action in values:
+        return values[action]
+    valued = [v for a, v in values.items() if a < NUM_KINDS]
+    return min(valued) if valued else recommended
 
 
 def play_hand(task: HandTask) -> HandExperience:
