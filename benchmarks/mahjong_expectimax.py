@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import statistics
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -48,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from paiju.core.records import read_records
-from paiju.core.stats import mean_ci
 from paiju.mahjong.agents import REGISTRY, GreedyAgent, danger, distance, draws_left
 from paiju.mahjong.agents.defence import (
     DefenceModel,
@@ -59,51 +57,17 @@ from paiju.mahjong.agents.defence import (
     readiness_features,
     wait_features,
 )
+from paiju.mahjong.agents.match import paired_by_wall
 from paiju.mahjong.agents.value import readiness
 from paiju.mahjong.game import WIN, MahjongGame, Phase
 
 
-def _quantiles(ms: list[float]) -> dict[str, float]:
-    if not ms:
-        return {"n": 0}
-    s = sorted(ms)
-    p95 = s[min(len(s) - 1, int(0.95 * len(s)))]
-    return {"n": len(s), "median_s": s[len(s) // 2] / 1000, "p95_s": p95 / 1000}
-
-
 def paired(record_dir: Path) -> dict[str, Any]:
-    rows = [r for r in read_records(record_dir).to_pylist() if r["arena_format"] == "2v2-all"]
-    if not rows:
-        raise SystemExit(f"no 2v2-all records in {record_dir}")
-    names = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))
-    specs = [names[0], names[1]]
-    per_wall: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    times: dict[int, list[float]] = defaultdict(list)
-    for r in rows:
-        wall = per_wall[r["deal_index"]]
-        for seat, agent in enumerate(r["seat_agents"]):
-            wall[f"win{agent}"].append(1.0 if r["returns"][seat] > 0 else 0.0)
-            wall[f"pts{agent}"].append(r["returns"][seat])
-        for player, ms in zip(r["move_players"], r["move_ms"], strict=True):
-            if player >= 0:
-                times[r["seat_agents"][player]].append(ms)
-    complete = {d: w for d, w in per_wall.items() if len(w["win0"]) == 12}  # 6 seatings x 2 seats
-    win_diff = [statistics.mean(w["win0"]) - statistics.mean(w["win1"]) for w in complete.values()]
-    pts_diff = [statistics.mean(w["pts0"]) - statistics.mean(w["pts1"]) for w in complete.values()]
-    win_a = [statistics.mean(w["win0"]) for w in complete.values()]
-    win_b = [statistics.mean(w["win1"]) for w in complete.values()]
-    return {
-        "record": str(record_dir),
-        "agents": specs,
-        "walls": len(complete),
-        "hands": 6 * len(complete),
-        "win_rate_A": mean_ci(win_a).as_dict(),
-        "win_rate_B": mean_ci(win_b).as_dict(),
-        "win_rate_A_minus_B": mean_ci(win_diff).as_dict(),
-        "points_per_seat_hand_A_minus_B": mean_ci(pts_diff).as_dict(),
-        "decision_time_A": _quantiles(times[0]),
-        "decision_time_B": _quantiles(times[1]),
-    }
+    rows = read_records(record_dir).to_pylist()
+    try:
+        return {"record": str(record_dir), **paired_by_wall(rows).as_dict()}
+    except ValueError as err:
+        raise SystemExit(f"{record_dir}: {err}") from None
 
 
 def agreement(spec: str, hands: int, seed: int) -> dict[str, Any]:

@@ -702,3 +702,119 @@ def train_supervised_command(
         f"{summary['data']['hands']['test']} held-out hands (a random legal discard: "
         f"{100 * summary['test_chance_accuracy']:.1f}%); model {summary['model_file']}", markup=False,
     )
+
+
+def _names(value: str, what: str) -> list[str]:
+    names = [n.strip() for n in value.split(",")]
+    if not value.strip() or any(not n for n in names):
+        raise typer.BadParameter(f"empty name in {what} {value!r}")
+    return names
+
+
+def _table_summary(results: list[dict[str, Any]], out: Path, name: str, json_out: bool) -> None:
+    if json_out:
+        print_json({"out": str(out), "results": results})
+        return
+    from rich.table import Table
+
+    def ci(e: dict[str, Any], digits: int, sign: str = "") -> str:
+        return f"{e['value']:{sign}.{digits}f} [{e['low']:{sign}.{digits}f}, {e['high']:{sign}.{digits}f}]"
+
+    table = Table(title=f"{name}: each row against the baseline, 2v2-all, paired by wall")
+    for col in ("algorithm", "hands", "win rate", "Δ win rate", "Δ points / seat-hand", "median s"):
+        table.add_column(col, justify="left" if col == "algorithm" else "right")
+    for r in results:
+        median = r["decision_A"].get("median_ms")
+        table.add_row(r["row"]["name"], str(r["hands"]), ci(r["win_rate_A"], 3),
+                      ci(r["win_rate_A_minus_B"], 3, "+"), ci(r["score_A_minus_B"], 0, "+"),
+                      "—" if median is None else f"{median / 1000:.3f}")
+    console.print(table)
+    console.print(f"table: {out / (name + '.md')}, plot: {out / (name + '.png')}", markup=False)
+
+
+@app.command("table4", cls=LimitsHelpCommand)
+def table4_command(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", parser=output_dir, help="Folder of the table and its records.")
+    ],
+    models: Annotated[
+        Path | None,
+        typer.Option(help="Folder of mj-sup-M.pt, mj-dqn.pt, mj-ddqn.pt (default: the shipped models)."),
+    ] = None,
+    only: Annotated[
+        str, typer.Option(help="Comma-separated subset of: linear,svm,mlp,cnn,densenet,resnet,dqn,ddqn,"
+                               "expectimax,expectimax-dqn,expectimax-ddqn (default: all).")
+    ] = "",
+    baseline: Annotated[
+        str, typer.Option("--baseline", "-b", help=agents_help("The opponent of every row.", "mahjong"))
+    ] = "expectimax",
+    walls: Annotated[
+        int | None, typer.Option(min=1, max=MAX_HANDS // 6, help="Walls per algorithm (x6 seatings = hands); "
+                                 "default 40, or 500 with --full.")
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="The paper's configuration: 500 walls = 3,000 hands.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    workers: Annotated[
+        int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same results with any).")
+    ] = 1,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")
+    ] = False,
+) -> None:
+    """The paper's Table 4: every algorithm against the Expectimax, 2 vs 2 over all 6 seatings
+    on paired walls (docs/mahjong.md §15). Run again with the same options to resume."""
+    from paiju.mahjong.agents import REGISTRY
+    from paiju.mahjong.agents.dqn import MODEL_DIR
+    from paiju.mahjong.tables import FULL_WALLS, SCALED_WALLS, TABLE4, TableConfig, run_table, table4_rows
+
+    REGISTRY.resolve(baseline)
+    chosen = _names(only, "--only") if only else list(TABLE4)
+    n = walls if walls is not None else FULL_WALLS if full else SCALED_WALLS
+    rows = table4_rows(models or MODEL_DIR, chosen, baseline)
+    cfg = TableConfig(out=str(out), rows=rows, baseline=baseline, walls=n, seed=seed, workers=workers)
+    _table_summary(run_table(cfg, "table4", progress=not json_out), out, "table4", json_out)
+
+
+@app.command("alpha-sweep", cls=LimitsHelpCommand)
+def alpha_sweep_command(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", parser=output_dir, help="Folder of the tables and records.")
+    ],
+    model: Annotated[
+        Path, typer.Option("--model", "-m", parser=input_file, help="The Q-network (mj-ddqn.pt).")
+    ],
+    network: Annotated[str, typer.Option(help="dqn or ddqn: which combined agent plays it.")] = "ddqn",
+    alphas: Annotated[str, typer.Option(help="Comma-separated alphas in (0, 1].")] = "0.2,0.4,0.6,0.8,1.0",
+    depths: Annotated[str, typer.Option(help="Comma-separated depths (1-3).")] = "1,2",
+    baseline: Annotated[
+        str, typer.Option("--baseline", "-b", help=agents_help("The opponent of every point.", "mahjong"))
+    ] = "expectimax",
+    walls: Annotated[
+        int, typer.Option(min=1, max=MAX_HANDS // 6, help="Walls per point (x6 seatings = hands).")
+    ] = 10,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    workers: Annotated[
+        int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same results with any).")
+    ] = 1,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")
+    ] = False,
+) -> None:
+    """The paper's Tables 5-7: the combined algorithm at every alpha x depth against the
+    Expectimax (decision time, win rate, score; docs/mahjong.md §15). Resumable like table4."""
+    from paiju.mahjong.agents import REGISTRY
+    from paiju.mahjong.tables import TableConfig, run_sweep, sweep_rows
+
+    REGISTRY.resolve(baseline)
+
+    def numbers(text: str, what: str, kind: type) -> list[Any]:
+        try:
+            return [kind(x) for x in _names(text, what)]
+        except ValueError:
+            raise typer.BadParameter(f"{what} {text!r}: not a list of numbers") from None
+
+    rows = sweep_rows(model, numbers(alphas, "--alphas", float), numbers(depths, "--depths", int), network)
+    cfg = TableConfig(out=str(out), rows=rows, baseline=baseline, walls=walls, seed=seed, workers=workers)
+    _table_summary(run_sweep(cfg, progress=not json_out), out, "alpha-sweep", json_out)

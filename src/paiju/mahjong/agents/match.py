@@ -58,6 +58,8 @@ class MatchReport:
     draw_rate: Estimate
     arena: Any
     """The core :class:`paiju.core.arena.ArenaReport` (WP/ADP, duplicate scores, timings)."""
+    rows: tuple[dict[str, Any], ...] = ()
+    """The hands' arena rows in game order (not in :meth:`as_dict`): :func:`paired_by_wall` reads them."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -126,4 +128,96 @@ def run_match(
     rows.sort(key=lambda r: r["game_index"])
     agents, draw_rate = summarize_hands(rows, result.setup.specs)
     arena = summarize(rows, result.setup, seed, None if out_dir is None else str(out_dir))
-    return MatchReport(fmt, tuple(result.setup.specs), len(rows), seed, tuple(agents), draw_rate, arena)
+    return MatchReport(
+        fmt, tuple(result.setup.specs), len(rows), seed, tuple(agents), draw_rate, arena, tuple(rows)
+    )
+
+
+DISCARD_PREFIX = "discard "
+"""How a discard reads in the records (``action_name``)."""
+SEATINGS_2V2_ALL = 6
+"""The distinct seatings of two A and two B seats (``2v2-all``): a wall is complete after 6 hands."""
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """A ``2v2-all`` match of agent A (arena index 0) against B (index 1), paired by wall.
+
+    A wall's 6 seatings (12 seat-hands of each agent) are one observation, so the luck of
+    the wall cancels in the differences; intervals are 95% normal intervals over the walls.
+    Only complete walls count, for the decision times too. Decision times are the agent's
+    recorded discard decisions (``move_ms`` of its turns that discarded: the decisions a
+    search makes; claims, passes and wins, mostly instant, are left out)."""
+
+    agents: tuple[str, str]
+    walls: int
+    win_rate_a: Estimate
+    win_rate_b: Estimate
+    win_rate_diff: Estimate
+    """A's win rate per seat-hand minus B's."""
+    score_a: Estimate
+    """A's mean points per seat-hand."""
+    score_diff: Estimate
+    """A's mean points per seat-hand minus B's."""
+    decision_ms: tuple[dict[str, float], dict[str, float]]
+    """Per agent: ``n``, ``median_ms``, ``p95_ms`` of its discard decisions."""
+
+    @property
+    def hands(self) -> int:
+        return SEATINGS_2V2_ALL * self.walls
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "agents": list(self.agents), "walls": self.walls, "hands": self.hands,
+            "win_rate_A": self.win_rate_a.as_dict(), "win_rate_B": self.win_rate_b.as_dict(),
+            "win_rate_A_minus_B": self.win_rate_diff.as_dict(), "score_A": self.score_a.as_dict(),
+            "score_A_minus_B": self.score_diff.as_dict(),
+            "decision_A": self.decision_ms[0], "decision_B": self.decision_ms[1],
+        }
+
+
+def _time_quantiles(ms: Sequence[float]) -> dict[str, float]:
+    s = sorted(ms)
+    if not s:
+        return {"n": 0}
+    return {"n": len(s), "median_ms": s[len(s) // 2], "p95_ms": s[min(len(s) - 1, int(0.95 * len(s)))]}
+
+
+def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
+    """The paired summary of the arena rows of one ``2v2-all`` run (records or ``keep_rows``).
+
+    Raises:
+        ValueError: no row of a ``2v2-all`` run, or rows of more than one run.
+    """
+    rows = [r for r in rows if r["arena_format"] == "2v2-all"]
+    if not rows:
+        raise ValueError("no 2v2-all hands to pair")
+    if len({r["run_id"] for r in rows}) > 1:
+        raise ValueError("the rows hold more than one 2v2-all run: pair one run at a time")
+    names = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))
+    # per wall: A's and B's wins, A's and B's points, A's and B's discard times
+    per_wall: dict[int, tuple[list[float], ...]] = {}
+    for r in rows:
+        wall = per_wall.setdefault(r["deal_index"], ([], [], [], [], [], []))
+        for seat, agent in enumerate(r["seat_agents"]):
+            wall[agent].append(1.0 if r["returns"][seat] > 0 else 0.0)
+            wall[2 + agent].append(float(r["returns"][seat]))
+        for move, player, ms in zip(r["moves"], r["move_players"], r["move_ms"], strict=True):
+            if player >= 0 and move.startswith(DISCARD_PREFIX):
+                wall[4 + r["seat_agents"][player]].append(float(ms))
+    complete = [w for w in per_wall.values() if len(w[0]) == 2 * SEATINGS_2V2_ALL]
+
+    def mean(xs: list[float]) -> float:
+        return sum(xs) / len(xs)
+
+    return PairedResult(
+        agents=(names[0], names[1]),
+        walls=len(complete),
+        win_rate_a=mean_ci([mean(w[0]) for w in complete]),
+        win_rate_b=mean_ci([mean(w[1]) for w in complete]),
+        win_rate_diff=mean_ci([mean(w[0]) - mean(w[1]) for w in complete]),
+        score_a=mean_ci([mean(w[2]) for w in complete]),
+        score_diff=mean_ci([mean(w[2]) - mean(w[3]) for w in complete]),
+        decision_ms=(_time_quantiles([t for w in complete for t in w[4]]),
+                     _time_quantiles([t for w in complete for t in w[5]])),
+    )
