@@ -243,6 +243,19 @@ def test_resume_checks_the_settings_and_steps_may_be_extended(uninterrupted: Pat
     _assert_same_run(uninterrupted, tmp_path)
 
 
+def test_a_run_stopped_at_a_checkpoint_is_finished_there_as_the_shorter_run(tmp_path: Path) -> None:
+    # resume --steps N, N = the checkpoint's step: the model of an uninterrupted N-step run
+    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    with pytest.raises(KeyboardInterrupt):
+        train(tiny(cut), progress=_interrupt_at(180))  # the run of 260 steps, stopped after 140
+    summary = train(tiny(cut, total_steps=140), resume=True)
+    train(tiny(whole, total_steps=140))
+    _assert_same_run(whole, cut)
+    assert summary["command"] == load_model(whole / "mj-ddqn.pt")[1]["command"].replace(str(whole), str(cut))
+    ours, theirs = (load_model(p / "mj-ddqn.pt")[0].state_dict() for p in (cut, whole))
+    assert all(torch.equal(ours[k], theirs[k]) for k in theirs)
+
+
 # ---- the command end to end ------------------------------------------------------------------
 def test_train_dqn_command_writes_a_model_the_ddqn_agent_plays(tmp_path: Path, capsys: Any) -> None:
     out = tmp_path / "run"
