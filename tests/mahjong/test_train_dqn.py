@@ -256,6 +256,39 @@ def test_a_run_stopped_at_a_checkpoint_is_finished_there_as_the_shorter_run(tmp_
     assert all(torch.equal(ours[k], theirs[k]) for k in theirs)
 
 
+@pytest.mark.parametrize("buffer_size", [400, 100])  # 100: the buffer has wrapped at the checkpoint
+def test_a_compact_checkpoint_resumes_as_the_uninterrupted_run(buffer_size: int, tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    train(tiny(whole, buffer_size=buffer_size))
+    cfg = tiny(cut, buffer_size=buffer_size, compact=True)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, progress=_interrupt_at(180))  # after the checkpoint at 140, inside a hand
+    saved = _state(cut)
+    assert saved["learner"]["buffer"] is None and saved["run"]["consumed"] > 0
+    train(cfg, resume=True)  # the buffer is rebuilt by replaying the hands that filled it
+    _assert_same_weights(whole, cut)  # a wrongly rebuilt buffer would sample other batches
+
+
+def _assert_same_weights(a: Path, b: Path) -> None:
+    sa, sb = _state(a), _state(b)
+    assert sb["learner"]["buffer"] is None  # the compact run's last checkpoint is compact too
+    for part in ("online", "target"):
+        assert all(torch.equal(sa["learner"][part][k], sb["learner"][part][k]) for k in sa["learner"][part])
+    theirs = sb["learner"]["optimizer"]["state"]
+    for key, value in sa["learner"]["optimizer"]["state"].items():
+        assert all(torch.equal(t, theirs[key][name]) for name, t in value.items())
+    held = len(sa["learner"]["buffer"]["action"])
+    assert sa["buffer_sampling"] is None and sb["buffer_sampling"]["size"] == held
+    assert sa["learner"]["steps"] == sb["learner"]["steps"] > 100
+
+
+def test_a_full_checkpoint_resumes_compact(uninterrupted: Path, tmp_path: Path) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        train(tiny(tmp_path), progress=_interrupt_at(180))
+    train(tiny(tmp_path, compact=True), resume=True)
+    _assert_same_weights(uninterrupted, tmp_path)
+
+
 # ---- the command end to end ------------------------------------------------------------------
 def test_train_dqn_command_writes_a_model_the_ddqn_agent_plays(tmp_path: Path, capsys: Any) -> None:
     out = tmp_path / "run"

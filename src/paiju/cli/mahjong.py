@@ -467,6 +467,9 @@ def train_dqn_command(
         int, typer.Option(min=0, max=100_000, help="Walls per evaluation (x2 seatings).")
     ] = 32,
     threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads of the learner.")] = 1,
+    compact: Annotated[
+        bool, typer.Option("--compact", help="Checkpoints without the replay buffer (rebuilt on resume).")
+    ] = False,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON (no progress bar).")
@@ -486,7 +489,7 @@ def train_dqn_command(
         shaping=shaping, score_scale=score_scale, behaviour=behaviour, behaviour_depth=behaviour_depth,
         epsilon=epsilon, hands_per_round=hands_per_round, workers=workers,
         checkpoint_every=checkpoint_every, log_every=log_every, eval_every=eval_every,
-        eval_hands=eval_hands, threads=threads,
+        eval_hands=eval_hands, threads=threads, compact=compact,
     )
     summary = train(config, resume=resume, progress=not json_out)
     if json_out:

@@ -75,8 +75,8 @@ HAND, EVAL, SEAT, WALL, EXPLORE = 1, 2, 3, 4, 5
 # =============================================================================================
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything a run depends on. Apart from ``out``, ``total_steps``, ``workers`` and
-    ``curve`` it is the run's identity, checked when a run is resumed."""
+    """Everything a run depends on. Apart from ``out``, ``total_steps``, ``workers``,
+    ``curve`` and ``compact`` it is the run's identity, checked when a run is resumed."""
 
     out: str
     """Run folder."""
@@ -132,11 +132,16 @@ class TrainConfig:
     """torch threads of the learner."""
     curve: bool = True
     """Redraw ``curve.png`` at every checkpoint (a second of matplotlib each)."""
+    compact: bool = False
+    """Checkpoints without the replay buffer's contents (a few MB instead of 7.5 KB a
+    transition): a resume rebuilds them by replaying the hands that filled the buffer. The
+    behaviour is the search, which does not read the network, so the same transitions come
+    back; the result is the same as with a full checkpoint."""
 
     def identity(self) -> dict[str, Any]:
         from paiju.algorithms.torch_files import run_identity  # torch only when a run starts
 
-        return run_identity(self, ("out", "total_steps", "workers", "curve"))
+        return run_identity(self, ("out", "total_steps", "workers", "curve", "compact"))
 
     def behaviour_spec(self) -> AgentSpec:
         """The behaviour agent's spec with the training depth."""
@@ -421,7 +426,9 @@ def save_checkpoint(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> Non
     from paiju.algorithms.torch_files import save_payload
 
     save_payload(checkpoint_path(cfg), {
-        "format": RUN_FORMAT, "identity": cfg.identity(), "learner": learner.state_dict(include_buffer=True),
+        "format": RUN_FORMAT, "identity": cfg.identity(),
+        "learner": learner.state_dict(include_buffer=not cfg.compact),
+        "buffer_sampling": learner.buffer.sampling_state() if cfg.compact else None,
         "torch_rng": torch.get_rng_state(), "run": asdict(run),
     })
 
@@ -443,9 +450,53 @@ def load_checkpoint(cfg: TrainConfig, learner: DQNLearner) -> RunState:
     try:
         learner.load_state_dict(state["learner"])
         torch.set_rng_state(state["torch_rng"])
-        return RunState(**state["run"])
+        run = RunState(**state["run"])
     except (KeyError, TypeError, RuntimeError) as err:
         raise CorruptRecordError(f"{checkpoint_path(cfg)}: not a train-dqn checkpoint ({err})") from None
+    if state["learner"].get("buffer") is None:
+        sampling = state.get("buffer_sampling")
+        if sampling is None:
+            raise CorruptRecordError(
+                f"{checkpoint_path(cfg)}: holds neither the replay buffer nor its sampling state"
+            )
+        refill_buffer(cfg, learner, run, sampling)
+    return run
+
+
+def _play_all(tasks: list[HandTask], workers: int) -> list[HandExperience]:
+    done: list[HandExperience] = []
+    run_tasks(play_hand, tasks, lambda _, exp: done.append(exp), backend=Backend(workers=workers))
+    return done
+
+
+def refill_buffer(cfg: TrainConfig, learner: DQNLearner, run: RunState, sampling: dict[str, Any]) -> None:
+    """Rebuild the replay buffer of a compact checkpoint: replay the hands before ``run``'s
+    position, newest first, until they hold the buffer's last ``min(step, buffer_size)``
+    transitions (the part of the current hand already consumed included)."""
+    need = min(run.step, cfg.buffer_size)
+    parts: list[Transitions] = []  # newest hand first
+    got, hand = 0, run.hand
+    while got < need and hand >= 0:
+        first = max(0, hand - cfg.hands_per_round + 1)
+        tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon)
+                 for i in range(first, hand + 1)]
+        played = {exp.index: exp for exp in _play_all(tasks, cfg.workers)}
+        for i in range(hand, first - 1, -1):
+            tr = hand_transitions(played[i], cfg.shaping, cfg.score_scale)
+            if i == run.hand:
+                tr = Transitions(*(a[:run.consumed] for a in tr))
+            parts.append(tr)
+            got += len(tr.action)
+            if got >= need:
+                break
+        hand = first - 1
+    if need == 0:
+        learner.buffer.refill(run.step, tuple(np.zeros(0) for _ in range(6)), sampling)
+        return
+    ordered = parts[::-1]
+    # (obs, action, reward, next_obs, done, next_mask): the buffer's add order
+    columns = [np.concatenate([getattr(t, name) for t in ordered]) for name in Transitions._fields[:6]]
+    learner.buffer.refill(run.step, tuple(c[len(c) - need:] for c in columns), sampling)
 
 
 def _log_line(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str, Any]:
@@ -655,7 +706,7 @@ def command_line(cfg: TrainConfig) -> str:
     words = ["paiju", "mahjong", "train-dqn", "--out", cfg.out]
     for f in fields(TrainConfig):
         value = getattr(cfg, f.name)
-        if f.name == "out" or value == f.default:
+        if f.name in ("out", "compact") or value == f.default:  # compact: the same run either way
             continue
         text = ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
         words += [f"--{_OPTION.get(f.name, f.name.replace('_', '-'))}", text]

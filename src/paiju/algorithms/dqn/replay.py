@@ -112,6 +112,34 @@ class ReplayBuffer:
         self.position = (i + 1) % self.capacity
         self.size = min(self.size + 1, self.capacity)
 
+    def sampling_state(self) -> dict[str, Any]:
+        """Size, write position and the sampling RNG, without the contents: with
+        :meth:`refill` a compact checkpoint for a caller that can reproduce the transitions."""
+        return {"size": self.size, "position": self.position, "rng": self.rng.bit_generator.state}
+
+    def refill(self, added: int, rows: tuple[np.ndarray, ...], sampling: dict[str, Any]) -> None:
+        """Rebuild the buffer of a run that made ``added`` adds from its last ``min(added,
+        capacity)`` transitions ``rows`` = (obs, action, reward, next_obs, done, next_mask),
+        oldest first, and its :meth:`sampling_state`: every slot ends as those adds left it.
+
+        Raises:
+            ValueError: the rows are not the number of transitions the buffer held, or the
+                result does not match the saved size and position.
+        """
+        obs, action, reward, next_obs, done, next_mask = rows
+        n = len(action)
+        if n != min(added, self.capacity):
+            raise ValueError(f"refill: {n} transitions for a buffer that held {min(added, self.capacity)}")
+        self.position, self.size = (added - n) % self.capacity, min(added - n, self.capacity)
+        for i in range(n):
+            self.add(obs[i], int(action[i]), float(reward[i]), next_obs[i], bool(done[i]), next_mask[i])
+        if (self.size, self.position) != (int(sampling["size"]), int(sampling["position"])):
+            raise ValueError(
+                f"refill: size and position ({self.size}, {self.position}) differ from the saved "
+                f"({sampling['size']}, {sampling['position']})"
+            )
+        self.rng.bit_generator.state = sampling["rng"]
+
     def sample_indices(self, batch_size: int) -> np.ndarray:
         if self.size == 0:
             raise ValueError("cannot sample from an empty replay buffer")
