@@ -735,6 +735,11 @@ def _table_summary(results: list[dict[str, Any]], out: Path, name: str, json_out
     console.print(f"table: {out / (name + '.md')}, plot: {out / (name + '.png')}", markup=False)
 
 
+_TableSeed = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)]
+_TableWorkers = Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same results).")]
+_TableJson = Annotated[bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")]
+
+
 @app.command("table4", cls=LimitsHelpCommand)
 def table4_command(
     out: Annotated[
@@ -758,13 +763,9 @@ def table4_command(
     full: Annotated[
         bool, typer.Option("--full", help="The paper's configuration: 500 walls = 3,000 hands.")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
-    workers: Annotated[
-        int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same results with any).")
-    ] = 1,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")
-    ] = False,
+    seed: _TableSeed = 0,
+    workers: _TableWorkers = 1,
+    json_out: _TableJson = False,
 ) -> None:
     """The paper's Table 4: every algorithm against the Expectimax, 2 vs 2 over all 6 seatings
     on paired walls (docs/mahjong.md §15). Run again with the same options to resume."""
@@ -797,13 +798,9 @@ def alpha_sweep_command(
     walls: Annotated[
         int, typer.Option(min=1, max=MAX_HANDS // 6, help="Walls per point (x6 seatings = hands).")
     ] = 10,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
-    workers: Annotated[
-        int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same results with any).")
-    ] = 1,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")
-    ] = False,
+    seed: _TableSeed = 0,
+    workers: _TableWorkers = 1,
+    json_out: _TableJson = False,
 ) -> None:
     """The paper's Tables 5-7: the combined algorithm at every alpha x depth against the
     Expectimax (decision time, win rate, score; docs/mahjong.md §15). Resumable like table4."""
