@@ -720,16 +720,16 @@ def _table_summary(results: list[dict[str, Any]], out: Path, name: str, json_out
         return
     from rich.table import Table
 
-    def ci(e: dict[str, Any], digits: int, sign: str = "") -> str:
-        return f"{e['value']:{sign}.{digits}f} [{e['low']:{sign}.{digits}f}, {e['high']:{sign}.{digits}f}]"
+    from paiju.mahjong.tables import format_estimate as ci
 
     table = Table(title=f"{name}: each row against the baseline, 2v2-all, paired by wall")
     for col in ("algorithm", "hands", "win rate", "Δ win rate", "Δ points / seat-hand", "median s"):
         table.add_column(col, justify="left" if col == "algorithm" else "right")
     for r in results:
         median = r["decision_A"].get("median_ms")
-        table.add_row(r["row"]["name"], str(r["hands"]), ci(r["win_rate_A"], 3),
-                      ci(r["win_rate_A_minus_B"], 3, "+"), ci(r["score_A_minus_B"], 0, "+"),
+        table.add_row(r["row"]["name"], str(r["hands"]), ci(r["win_rate_A"]),
+                      ci(r["win_rate_A_minus_B"], sign=True),
+                      ci(r["score_A_minus_B"], digits=0, sign=True),
                       "—" if median is None else f"{median / 1000:.3f}")
     console.print(table)
     console.print(f"table: {out / (name + '.md')}, plot: {out / (name + '.png')}", markup=False)

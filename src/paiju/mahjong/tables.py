@@ -24,7 +24,8 @@ from typing import Any
 
 from paiju.core.errors import ConfigError
 from paiju.core.runner import Progress
-from paiju.mahjong.agents.match import SEATINGS_2V2_ALL, PairedResult, paired_by_wall, run_match
+from paiju.mahjong.agents import REGISTRY
+from paiju.mahjong.agents.match import SEATINGS_2V2_ALL, paired_by_wall, run_match
 
 SUPERVISED = ("linear", "svm", "mlp", "cnn", "densenet", "resnet")
 TABLE4 = (*SUPERVISED, "dqn", "ddqn", "expectimax", "expectimax-dqn", "expectimax-ddqn")
@@ -136,8 +137,6 @@ def run_table(cfg: TableConfig, name: str, progress: Progress = False) -> list[d
 
     Every row's agent and the baseline are built once first, so a bad spec or an unreadable
     model is refused before any hand is played."""
-    from paiju.mahjong.agents import REGISTRY
-
     for spec in (cfg.baseline, *(r.spec for r in cfg.rows)):
         REGISTRY.make(spec, seed=0)
     out = Path(cfg.out)
@@ -163,13 +162,15 @@ def _write(cfg: TableConfig, name: str, results: list[dict[str, Any]]) -> None:
          f"{SEATINGS_2V2_ALL * cfg.walls} hands")
 
 
-def _ci(e: dict[str, Any], scale: float = 1.0, digits: int = 3, sign: bool = False) -> str:
+def format_estimate(e: dict[str, Any], digits: int = 3, sign: bool = False) -> str:
+    """``value [low, high]`` of an :class:`~paiju.core.stats.Estimate` dict (``—`` with no
+    data; an unbounded side, one wall, as ``−∞`` / ``∞``)."""
     if not e["n"] or math.isnan(e["value"]):
         return "—"
     fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
-    low = "−∞" if math.isinf(e["low"]) else fmt.format(scale * e["low"])
-    high = "∞" if math.isinf(e["high"]) else fmt.format(scale * e["high"])
-    return f"{fmt.format(scale * e['value'])} [{low}, {high}]"
+    low = "−∞" if math.isinf(e["low"]) else fmt.format(e["low"])
+    high = "∞" if math.isinf(e["high"]) else fmt.format(e["high"])
+    return f"{fmt.format(e['value'])} [{low}, {high}]"
 
 
 def _ms(d: dict[str, Any], key: str) -> str:
@@ -189,12 +190,13 @@ def markdown(cfg: TableConfig, results: Sequence[dict[str, Any]]) -> str:
         "|---|---|---:|---|---|---|---|---:|---:|",
     ]
     for r in results:
-        lines.append(
-            f"| {r['row']['name']} | `{r['row']['spec']}` | {r['walls']} | {_ci(r['win_rate_A'])} | "
-            f"{_ci(r['win_rate_A_minus_B'], sign=True)} | {_ci(r['score_A'], digits=0)} | "
-            f"{_ci(r['score_A_minus_B'], digits=0, sign=True)} | {_ms(r['decision_A'], 'median_ms')} | "
-            f"{_ms(r['decision_A'], 'p95_ms')} |"
-        )
+        cells = [
+            r["row"]["name"], f"`{r['row']['spec']}`", str(r["walls"]), format_estimate(r["win_rate_A"]),
+            format_estimate(r["win_rate_A_minus_B"], sign=True), format_estimate(r["score_A"], digits=0),
+            format_estimate(r["score_A_minus_B"], digits=0, sign=True), _ms(r["decision_A"], "median_ms"),
+            _ms(r["decision_A"], "p95_ms"),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -278,6 +280,6 @@ def run_sweep(cfg: TableConfig, progress: Progress = False) -> list[dict[str, An
 
 
 __all__ = [
-    "ALPHAS", "DEPTHS", "FULL_WALLS", "SCALED_WALLS", "TABLE4", "PairedResult", "Row", "TableConfig",
+    "ALPHAS", "DEPTHS", "FULL_WALLS", "SCALED_WALLS", "TABLE4", "Row", "TableConfig", "format_estimate",
     "model_path", "run_sweep", "run_table", "sweep_rows", "table4_rows",
 ]
