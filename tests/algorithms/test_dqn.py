@@ -16,6 +16,7 @@ from paiju.algorithms.dqn import (
     QNetConfig,
     QNetwork,
     ReplayBuffer,
+    advantage_loss,
     dqn_targets,
     load_model,
     masked_argmax,
@@ -174,6 +175,68 @@ def test_replay_buffer_samples_by_seed_and_overwrites_the_oldest() -> None:
         a.add(np.zeros(2), 0, 0.0, np.zeros(2), False, np.zeros(3, dtype=bool))
     with pytest.raises(ValueError, match="outside"):
         a.add(np.zeros(2), 3, 0.0, None, True, None)
+
+
+# ---- the advantage loss ------------------------------------------------------------------------
+def test_advantage_loss_on_a_hand_computed_batch() -> None:
+    nan = float("nan")
+    q = torch.tensor([[1.0, 2.0, 6.0], [0.0, 5.0, 1.0], [3.0, 3.0, 3.0]])
+    values = torch.tensor([[0.0, 2.0, nan], [1.0, 1.0, 4.0], [7.0, nan, nan]])
+    # row 0, actions 0 and 1: q centred (-0.5, 0.5), v centred (-1, 1): errors 0.5, -0.5 -> 0.25
+    # row 1, all three: q centred (-2, 3, -1), v centred (-1, -1, 2): errors -1, 4, -3 -> 26/3
+    # row 2: a single valued action teaches no rank and is left out
+    expected = (0.25 + 26.0 / 3.0) / 2
+    assert advantage_loss(q, values).item() == pytest.approx(expected)
+    assert advantage_loss(q + 10.0, values).item() == pytest.approx(expected)  # the level is free
+    assert advantage_loss(q, torch.full((3, 3), nan)).item() == 0.0
+
+
+def test_advantage_weight_adds_the_loss_and_the_buffer_keeps_its_values() -> None:
+    net = QNetConfig(input_shape=(2,), num_actions=3, kind="mlp", hidden=(4,))
+    plain = DQNLearner(net, DQNConfig(batch_size=4, seed=1))
+    weighted = DQNLearner(net, DQNConfig(batch_size=4, seed=1, advantage_weight=2.0))
+    assert plain.buffer.action_values is None
+    values = np.array([0.5, -1.0, np.nan])
+    for learner in (plain, weighted):
+        for i in range(4):
+            learner.buffer.add(np.full(2, i), i % 3, 1.0, None, True, None,
+                               values if learner is weighted else None)
+    batch = weighted.buffer.sample(4)
+    assert batch.action_values is not None
+    torch.testing.assert_close(batch.action_values[:, :2], torch.tensor([[0.5, -1.0]] * 4))
+    assert torch.isnan(batch.action_values[:, 2]).all()
+    q = weighted.online(batch.obs)
+    td = torch.mean((q.gather(1, batch.action[:, None]).squeeze(1) - weighted.targets(batch)) ** 2)
+    expected = td + 2.0 * advantage_loss(q, batch.action_values)
+    assert weighted.loss(batch).item() == pytest.approx(expected.item())
+    with pytest.raises(ValueError, match="keeps no action values"):
+        plain.buffer.add(np.zeros(2), 0, 0.0, None, True, None, values)
+    with pytest.raises(ConfigError, match="advantage_weight"):
+        DQNConfig(advantage_weight=-1.0)
+
+
+def test_a_buffer_with_action_values_round_trips_and_refills() -> None:
+    def filled() -> ReplayBuffer:
+        buf = ReplayBuffer(4, (1,), 2, seed=3, action_values=True)
+        for i in range(6):
+            buf.add(np.full(1, i), 0, float(i), None, True, None, np.array([i, np.nan]))
+        return buf
+
+    a = filled()
+    state = a.state_dict()
+    b = ReplayBuffer(4, (1,), 2, seed=9, action_values=True)
+    b.load_state_dict(state)
+    assert a.action_values is not None and b.action_values is not None
+    np.testing.assert_array_equal(a.action_values, b.action_values)
+    assert sorted(a.action_values[:, 0].tolist()) == [2.0, 3.0, 4.0, 5.0]  # the ring kept the newest
+    rows = (np.arange(2, 6)[:, None], np.zeros(4, int), np.arange(2.0, 6.0), np.zeros((4, 1)),
+            np.ones(4, bool), np.zeros((4, 2), bool), np.stack([np.arange(2.0, 6.0), np.full(4, np.nan)], 1))
+    c = ReplayBuffer(4, (1,), 2, seed=0, action_values=True)
+    c.refill(6, rows, a.sampling_state())
+    assert c.action_values is not None
+    np.testing.assert_array_equal(c.action_values, a.action_values)
+    with pytest.raises(ConfigError, match="action values"):
+        ReplayBuffer(4, (1,), 2).load_state_dict(state)
 
 
 def test_model_file_round_trip_gives_identical_outputs(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import torch
 
 from paiju.algorithms.dqn import Batch, dqn_targets, load_model, seeded_network
 from paiju.cli.main import run
+from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.core.rng import derive_seed
 from paiju.mahjong import features as F
@@ -28,6 +29,7 @@ from paiju.mahjong.train_dqn import (
     HandTask,
     TrainConfig,
     build_learner,
+    check_config,
     explored_value,
     hand_transitions,
     play_hand,
@@ -72,6 +74,7 @@ class _Witness:
     def __init__(self, agent: ExpectimaxAgent, seat: int, seen: list[tuple[int, Any, list[int], int, float]]):
         self.name = "witness"
         self.agent, self.seat, self.seen = agent, seat, seen
+        self.valued: list[dict[int, float]] = []  # every discard the search valued, per decision
 
     def act(self, observation: Any, legal: Any) -> int:
         obs: MahjongObservation = observation
@@ -81,6 +84,7 @@ class _Witness:
             search = self.agent.search(self.agent.context(obs))
             _, _, children = search.root_discard(obs.hand, discards)
             self.seen.append((self.seat, obs, discards, action, children[action]))
+            self.valued.append(dict(children))
         return int(action)
 
 
@@ -96,6 +100,15 @@ def test_rewards_of_a_recorded_hand_are_the_shaped_search_values_and_the_final_s
     played = play_game(MahjongGame(), agents, derive_seed(task.seed, WALL))
     returns = played.state.returns()
     assert len(seen) == len(tr.action) > 20
+    # the advantage targets: every discard the independent search valued, shaped as a reward
+    valued = iter([v for a in agents for v in a.valued])
+    for i in np.argsort(tr.seat, kind="stable"):
+        children = next(valued)
+        expected_row = np.full(NUM_KINDS, np.nan)
+        for kind, v in children.items():
+            expected_row[kind] = 0.1 * v / 1000.0
+        np.testing.assert_allclose(tr.action_values[i], expected_row, rtol=1e-5, atol=1e-6)
+        assert np.isfinite(tr.action_values[i]).sum() >= 2
     assert [s[0] for s in seen] == tr.seat.tolist() and [s[3] for s in seen] == tr.action.tolist()
     for i, (seat, obs, _, _, value) in enumerate(seen):
         later = [j for j in range(i + 1, len(seen)) if seen[j][0] == seat]
@@ -231,8 +244,6 @@ def test_an_interrupted_and_resumed_run_equals_an_uninterrupted_one(
 
 
 def test_resume_checks_the_settings_and_steps_may_be_extended(uninterrupted: Path, tmp_path: Path) -> None:
-    from paiju.core.errors import ConfigError
-
     cfg = tiny(tmp_path, total_steps=150)
     train(cfg)
     with pytest.raises(ConfigError, match="already holds a training run"):
@@ -267,6 +278,21 @@ def test_a_compact_checkpoint_resumes_as_the_uninterrupted_run(buffer_size: int,
     assert saved["learner"]["buffer"] is None and saved["run"]["consumed"] > 0
     train(cfg, resume=True)  # the buffer is rebuilt by replaying the hands that filled it
     _assert_same_weights(whole, cut)  # a wrongly rebuilt buffer would sample other batches
+
+
+def test_search_advantages_change_the_weights_and_resume_compact_as_uninterrupted(tmp_path: Path) -> None:
+    plain, whole, cut = tmp_path / "plain", tmp_path / "whole", tmp_path / "cut"
+    train(tiny(plain))
+    train(tiny(whole, search_advantages=1.0))
+    cfg = tiny(cut, search_advantages=1.0, compact=True)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, progress=_interrupt_at(180))
+    train(cfg, resume=True)  # the rebuilt buffer must hold the same action values
+    _assert_same_weights(whole, cut)
+    ours, theirs = (_state(p)["learner"]["online"] for p in (plain, whole))
+    assert not all(torch.equal(ours[k], theirs[k]) for k in ours)  # the extra loss is applied
+    with pytest.raises(ConfigError, match="search_advantages"):
+        check_config(tiny(tmp_path, search_advantages=-1.0))
 
 
 def _assert_same_weights(a: Path, b: Path) -> None:

@@ -449,6 +449,10 @@ def train_dqn_command(
     train_every: Annotated[int, typer.Option(min=1, max=10_000, help="Transitions per gradient step.")] = 4,
     shaping: Annotated[float, typer.Option(min=0.0, max=10.0, help="Weight of the search's value.")] = 0.1,
     score_scale: Annotated[float, typer.Option(min=1.0, max=1e6, help="Points per unit of reward.")] = 1000.0,
+    search_advantages: Annotated[
+        float,
+        typer.Option(min=0.0, max=100.0, help="Weight of the rank loss on every searched discard (0: off).")
+    ] = 0.0,
     behaviour: Annotated[
         str, typer.Option(help="The search the seats act with (an expectimax spec, no depth).")
     ] = "expectimax",
@@ -486,7 +490,8 @@ def train_dqn_command(
         out=str(out), seed=seed, algorithm=algorithm, trunk=trunk, channels=channels, blocks=blocks,
         hidden=_widths(hidden), total_steps=steps, learning_starts=learning_starts, buffer_size=buffer,
         batch_size=batch, lr=lr, gamma=gamma, target_sync_every=target_sync, train_every=train_every,
-        shaping=shaping, score_scale=score_scale, behaviour=behaviour, behaviour_depth=behaviour_depth,
+        shaping=shaping, score_scale=score_scale, search_advantages=search_advantages,
+        behaviour=behaviour, behaviour_depth=behaviour_depth,
         epsilon=epsilon, hands_per_round=hands_per_round, workers=workers,
         checkpoint_every=checkpoint_every, log_every=log_every, eval_every=eval_every,
         eval_hands=eval_hands, threads=threads, compact=compact,

@@ -110,6 +110,11 @@ class TrainConfig:
     """Weight of the search's value of the chosen discard in each step's reward (the paper: 0.1)."""
     score_scale: float = 1000.0
     """Points per unit of reward (1000 = the paper's base payment)."""
+    search_advantages: float = 0.0
+    """Weight of the advantage loss (``paiju.algorithms.dqn.advantage_loss``): every discard the
+    search valued at a decision, not only the one played, teaches the network its rank --
+    its target is ``shaping * V / score_scale`` as the step's reward would be. 0: the paper's
+    plain (Double) DQN; docs/mahjong.md §12."""
     behaviour: str = "expectimax"
     """The search every seat acts with (an Expectimax agent spec, without ``depth``)."""
     behaviour_depth: int = 1
@@ -172,8 +177,10 @@ def check_config(cfg: TrainConfig) -> None:
             f"train-dqn gamma={cfg.gamma} must be in [0, 1], lr={cfg.lr}, grad_clip={cfg.grad_clip} "
             f"and score_scale={cfg.score_scale} > 0"
         )
-    if cfg.shaping < 0:
-        raise ConfigError(f"train-dqn shaping={cfg.shaping} must be >= 0")
+    if cfg.shaping < 0 or cfg.search_advantages < 0:
+        raise ConfigError(
+            f"train-dqn shaping={cfg.shaping} and search_advantages={cfg.search_advantages} must be >= 0"
+        )
     if not 0 <= cfg.epsilon <= 1:
         raise ConfigError(f"train-dqn epsilon={cfg.epsilon} must be in [0, 1]")
     if "depth" in REGISTRY.resolve(cfg.behaviour).params:
@@ -223,11 +230,14 @@ class HandExperience:
     """float64 (4,): the hand's points per seat."""
     search_seconds: float = 0.0
     winners: tuple[int, ...] = ()
+    discard_values: np.ndarray | None = None
+    """float64 (n, 34): the search's value (points) of every discard it valued at the decision,
+    NaN for the others (pruned or not in hand); None: not recorded (all NaN)."""
 
 
 class _HandLog:
     def __init__(self) -> None:
-        self.rows: list[tuple[int, np.ndarray, np.ndarray, int, float]] = []
+        self.rows: list[tuple[int, np.ndarray, np.ndarray, int, float, np.ndarray]] = []
         self.seconds = 0.0
 
 
@@ -253,7 +263,11 @@ class _RecordingSeat:
             mask = np.zeros(NUM_KINDS, dtype=np.bool_)
             mask[discards] = True
             features = F.encode_flat(obs).astype(np.float16)
-            self.log.rows.append((self.seat, features, mask, action, value or 0.0))
+            valued = np.full(NUM_KINDS, np.nan)
+            for kind, v in self.search.last_values.items():
+                if kind < NUM_KINDS:
+                    valued[kind] = v
+            self.log.rows.append((self.seat, features, mask, action, value or 0.0, valued))
         return action
 
 
@@ -287,6 +301,7 @@ def play_hand(task: HandTask) -> HandExperience:
         returns=np.asarray(played.state.returns(), dtype=np.float64),
         search_seconds=log.seconds,
         winners=tuple(result.winners) if result is not None else (),
+        discard_values=np.stack([r[5] for r in rows]) if rows else np.zeros((0, NUM_KINDS)),
     )
 
 
@@ -299,7 +314,14 @@ class Transitions(NamedTuple):
     next_obs: np.ndarray
     done: np.ndarray
     next_mask: np.ndarray
+    action_values: np.ndarray
+    """float32 (n, 34): ``shaping * V / score_scale`` of every discard the search valued, NaN
+    elsewhere (the advantage loss's targets)."""
     seat: np.ndarray
+
+
+BUFFER_COLUMNS = ("obs", "action", "reward", "next_obs", "done", "next_mask", "action_values")
+"""The :class:`Transitions` columns in :meth:`ReplayBuffer.add`'s order."""
 
 
 def hand_transitions(exp: HandExperience, shaping: float, score_scale: float) -> Transitions:
@@ -316,7 +338,10 @@ def hand_transitions(exp: HandExperience, shaping: float, score_scale: float) ->
     reward = shaping * exp.value / score_scale + np.where(done, exp.returns[exp.seat] / score_scale, 0.0)
     next_obs = np.where(done[:, None], np.float16(0), exp.obs[nxt]) if n else exp.obs
     next_mask = np.where(done[:, None], False, exp.mask[nxt]) if n else exp.mask
-    return Transitions(exp.obs, exp.action, reward.astype(np.float32), next_obs, done, next_mask, exp.seat)
+    values = exp.discard_values if exp.discard_values is not None else np.full((n, NUM_KINDS), np.nan)
+    action_values = (shaping * values / score_scale).astype(np.float32)
+    return Transitions(exp.obs, exp.action, reward.astype(np.float32), next_obs, done, next_mask,
+                       action_values, exp.seat)
 
 
 # =============================================================================================
@@ -373,6 +398,7 @@ def build_learner(cfg: TrainConfig) -> DQNLearner:
         double=cfg.algorithm == "ddqn", gamma=cfg.gamma, lr=cfg.lr, batch_size=cfg.batch_size,
         target_sync_every=cfg.target_sync_every, grad_clip=cfg.grad_clip,
         buffer_capacity=cfg.buffer_size, seed=derive_seed(cfg.seed, 0), threads=cfg.threads,
+        advantage_weight=cfg.search_advantages,
     )
     return DQNLearner(net, dqn, obs_shape=(F.FLAT_SIZE,), obs_dtype=np.float16, transform=transform)
 
@@ -490,12 +516,12 @@ def refill_buffer(cfg: TrainConfig, learner: DQNLearner, run: RunState, sampling
             if got >= need:
                 break
         hand = first - 1
+    names = BUFFER_COLUMNS if cfg.search_advantages > 0 else BUFFER_COLUMNS[:6]
     if need == 0:
-        learner.buffer.refill(run.step, tuple(np.zeros(0) for _ in range(6)), sampling)
+        learner.buffer.refill(run.step, tuple(np.zeros(0) for _ in names), sampling)
         return
     ordered = parts[::-1]
-    # (obs, action, reward, next_obs, done, next_mask): the buffer's add order
-    columns = [np.concatenate([getattr(t, name) for t in ordered]) for name in Transitions._fields[:6]]
+    columns = [np.concatenate([getattr(t, name) for t in ordered]) for name in names]
     learner.buffer.refill(run.step, tuple(c[len(c) - need:] for c in columns), sampling)
 
 
@@ -600,7 +626,8 @@ class Trainer:
             if self.finished:
                 return
             self.learner.buffer.add(tr.obs[i], int(tr.action[i]), float(tr.reward[i]), tr.next_obs[i],
-                                    bool(tr.done[i]), tr.next_mask[i])
+                                    bool(tr.done[i]), tr.next_mask[i],
+                                    tr.action_values[i] if cfg.search_advantages > 0 else None)
             run.step += 1
             run.consumed = i + 1
             if run.consumed == n:

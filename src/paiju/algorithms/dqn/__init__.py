@@ -9,6 +9,7 @@ from __future__ import annotations
 from paiju.algorithms.dqn.learner import (
     DQNConfig,
     DQNLearner,
+    advantage_loss,
     dqn_targets,
     load_model,
     save_model,
@@ -36,6 +37,7 @@ __all__ = [
     "QNetwork",
     "ReplayBuffer",
     "ResNetTrunk",
+    "advantage_loss",
     "build_trunk",
     "count_parameters",
     "dqn_targets",

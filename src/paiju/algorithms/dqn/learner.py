@@ -10,7 +10,14 @@ at ``s'`` only, ``next_mask``):
 
 The loss is the mean squared error between ``Q_online(s, a)`` and ``y`` (no gradient through
 ``y``); the target network is a copy of the online one, refreshed every
-``target_sync_every`` training steps. A *training checkpoint* (:meth:`DQNLearner.save`)
+``target_sync_every`` training steps.
+
+With ``advantage_weight`` w > 0 the buffer also keeps, per transition, a target value for
+any of the actions at ``s`` (NaN where there is none: e.g. what a search found every legal
+action worth), and the loss adds w times the **advantage loss** (:func:`advantage_loss`): over
+the valued actions of each transition, the squared error between the Q-values and the
+targets, both centred on their mean over those actions. It teaches the ranking of actions
+that were not taken, while the TD term alone sets the level. A *training checkpoint* (:meth:`DQNLearner.save`)
 holds both networks, the optimizer, the step count and (optionally) the replay buffer with
 its RNG state, so a run resumed from it equals the uninterrupted run; a *model file*
 (:func:`save_model`) holds only the online network and metadata, for play.
@@ -55,6 +62,8 @@ class DQNConfig:
         seed: network initialisation and buffer sampling.
         threads: ``torch.set_num_threads`` for the process, set when the learner is built
             (1 by default: actors run in parallel processes, one core each); None leaves it.
+        advantage_weight: weight of the advantage loss (0: none, the plain (Double) DQN; the
+            buffer then keeps no action values).
     """
 
     double: bool = True
@@ -66,6 +75,7 @@ class DQNConfig:
     buffer_capacity: int = 50_000
     seed: int = 0
     threads: int | None = 1
+    advantage_weight: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.gamma <= 1.0:
@@ -79,6 +89,8 @@ class DQNConfig:
             raise ConfigError(f"DQN grad_clip={self.grad_clip} must be > 0 (or None)")
         if self.threads is not None and self.threads < 1:
             raise ConfigError(f"DQN threads={self.threads} must be >= 1 (or None)")
+        if not self.advantage_weight >= 0:
+            raise ConfigError(f"DQN advantage_weight={self.advantage_weight} must be >= 0")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -116,6 +128,24 @@ def dqn_targets(
         return batch.reward + gamma * bootstrap
 
 
+def advantage_loss(q: torch.Tensor, action_values: torch.Tensor) -> torch.Tensor:
+    """Mean over transitions with at least two valued actions (``action_values`` not NaN) of
+    the mean over those actions of ``((q_a - mean q) - (v_a - mean v))**2``, the means over
+    the transition's valued actions; 0 when no transition has two."""
+    valued = ~torch.isnan(action_values)
+    count = valued.sum(dim=1)
+    values = torch.where(valued, action_values, torch.zeros_like(action_values))
+    weights = valued.to(q.dtype)
+    safe = count.clamp(min=1).to(q.dtype)
+    q_centred = q - (q * weights).sum(dim=1, keepdim=True) / safe[:, None]
+    v_centred = values - values.sum(dim=1, keepdim=True) / safe[:, None]
+    per = (((q_centred - v_centred) ** 2) * weights).sum(dim=1) / safe
+    used = count >= 2
+    if not bool(used.any()):
+        return q.new_zeros(())
+    return per[used].mean()
+
+
 class DQNLearner:
     """Online and target Q-networks, the optimizer and the replay buffer of one learner."""
 
@@ -145,6 +175,7 @@ class DQNLearner:
             net_config.num_actions,
             seed=self.config.seed,
             obs_dtype=obs_dtype,
+            action_values=self.config.advantage_weight > 0,
         )
         self.steps = 0
 
@@ -167,10 +198,17 @@ class DQNLearner:
         return dqn_targets(batch, self.online, self.target, cfg.gamma, cfg.double, self.transform)
 
     def loss(self, batch: Batch) -> torch.Tensor:
-        """MSE of ``Q_online(s, a)`` against the TD targets."""
+        """MSE of ``Q_online(s, a)`` against the TD targets (plus the weighted advantage loss)."""
         y = self.targets(batch)
-        q = self.online(self._input(batch.obs)).gather(1, batch.action[:, None]).squeeze(1)
-        return torch.mean((q - y) ** 2)
+        q_all = self.online(self._input(batch.obs))
+        q = q_all.gather(1, batch.action[:, None]).squeeze(1)
+        loss = torch.mean((q - y) ** 2)
+        w = self.config.advantage_weight
+        if w > 0:
+            if batch.action_values is None:
+                raise ValueError("advantage_weight > 0 needs batches with action values")
+            loss = loss + w * advantage_loss(q_all, batch.action_values)
+        return loss
 
     def train_step(self, batch: Batch | None = None) -> float:
         """One gradient step on ``batch`` (default: a sample of the buffer); returns the loss."""

@@ -8,6 +8,10 @@ learner expand it (``input_transform``). The buffer is a ring: once full, the ol
 transition is overwritten. Its whole state -- contents, write position and the sampling
 RNG -- goes into a checkpoint (:meth:`ReplayBuffer.state_dict`), so a resumed run samples
 exactly what an uninterrupted one would.
+
+Optionally (``action_values=True``) a transition also carries a target value for any of the
+actions at ``obs`` -- e.g. what a search found each legal action worth -- NaN where there is
+none; the learner's advantage loss reads it (:func:`paiju.algorithms.dqn.advantage_loss`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ class Batch:
     """bool (B,)."""
     next_mask: torch.Tensor
     """bool (B, num_actions)."""
+    action_values: torch.Tensor | None = None
+    """float32 (B, num_actions), NaN where an action has no target value; None when the
+    buffer keeps none."""
 
     @classmethod
     def from_arrays(
@@ -46,6 +53,7 @@ class Batch:
         next_obs: np.ndarray,
         done: np.ndarray,
         next_mask: np.ndarray,
+        action_values: np.ndarray | None = None,
     ) -> Batch:
         return cls(
             obs=torch.as_tensor(np.asarray(obs, dtype=np.float32)),
@@ -54,6 +62,8 @@ class Batch:
             next_obs=torch.as_tensor(np.asarray(next_obs, dtype=np.float32)),
             done=torch.as_tensor(np.asarray(done, dtype=np.bool_)),
             next_mask=torch.as_tensor(np.asarray(next_mask, dtype=np.bool_)),
+            action_values=None if action_values is None
+            else torch.as_tensor(np.asarray(action_values, dtype=np.float32)),
         )
 
 
@@ -67,6 +77,7 @@ class ReplayBuffer:
         num_actions: int,
         seed: SeedLike = None,
         obs_dtype: np.dtype[Any] | type = np.float32,
+        action_values: bool = False,
     ) -> None:
         if capacity < 1:
             raise ConfigError(f"replay buffer capacity={capacity} must be >= 1")
@@ -81,6 +92,8 @@ class ReplayBuffer:
         self.reward = np.zeros(capacity, dtype=np.float32)
         self.done = np.zeros(capacity, dtype=np.bool_)
         self.next_mask = np.zeros((capacity, num_actions), dtype=np.bool_)
+        self.action_values = (np.full((capacity, num_actions), np.nan, dtype=np.float32)
+                              if action_values else None)
         self.size = 0
         self.position = 0
         self.rng = as_generator(seed)
@@ -96,8 +109,10 @@ class ReplayBuffer:
         next_obs: np.ndarray | None,
         done: bool,
         next_mask: np.ndarray | None,
+        action_values: np.ndarray | None = None,
     ) -> None:
-        """Store one transition (``next_obs`` / ``next_mask`` may be None when ``done``)."""
+        """Store one transition (``next_obs`` / ``next_mask`` may be None when ``done``;
+        ``action_values`` only in a buffer that keeps them, None = no action valued)."""
         if not 0 <= action < self.num_actions:
             raise ValueError(f"action {action} outside 0..{self.num_actions - 1}")
         if not done and (next_obs is None or next_mask is None or not np.any(next_mask)):
@@ -109,6 +124,10 @@ class ReplayBuffer:
         self.done[i] = done
         self.next_obs[i] = 0 if next_obs is None else next_obs
         self.next_mask[i] = False if next_mask is None else next_mask
+        if self.action_values is not None:
+            self.action_values[i] = np.nan if action_values is None else action_values
+        elif action_values is not None:
+            raise ValueError("this replay buffer keeps no action values (build it with action_values=True)")
         self.position = (i + 1) % self.capacity
         self.size = min(self.size + 1, self.capacity)
 
@@ -119,20 +138,22 @@ class ReplayBuffer:
 
     def refill(self, added: int, rows: tuple[np.ndarray, ...], sampling: dict[str, Any]) -> None:
         """Rebuild the buffer of a run that made ``added`` adds from its last ``min(added,
-        capacity)`` transitions ``rows`` = (obs, action, reward, next_obs, done, next_mask),
-        oldest first, and its :meth:`sampling_state`: every slot ends as those adds left it.
+        capacity)`` transitions ``rows`` = (obs, action, reward, next_obs, done, next_mask[,
+        action_values]), oldest first, and its :meth:`sampling_state`: every slot ends as those adds left it.
 
         Raises:
             ValueError: the rows are not the number of transitions the buffer held, or the
                 result does not match the saved size and position.
         """
-        obs, action, reward, next_obs, done, next_mask = rows
+        obs, action, reward, next_obs, done, next_mask = rows[:6]
+        values = rows[6] if len(rows) > 6 else None
         n = len(action)
         if n != min(added, self.capacity):
             raise ValueError(f"refill: {n} transitions for a buffer that held {min(added, self.capacity)}")
         self.position, self.size = (added - n) % self.capacity, min(added - n, self.capacity)
         for i in range(n):
-            self.add(obs[i], int(action[i]), float(reward[i]), next_obs[i], bool(done[i]), next_mask[i])
+            self.add(obs[i], int(action[i]), float(reward[i]), next_obs[i], bool(done[i]), next_mask[i],
+                     None if values is None else values[i])
         if (self.size, self.position) != (int(sampling["size"]), int(sampling["position"])):
             raise ValueError(
                 f"refill: size and position ({self.size}, {self.position}) differ from the saved "
@@ -154,6 +175,7 @@ class ReplayBuffer:
             self.next_obs[idx],
             self.done[idx],
             self.next_mask[idx],
+            None if self.action_values is None else self.action_values[idx],
         )
 
     def state_dict(self) -> dict[str, Any]:
@@ -172,6 +194,8 @@ class ReplayBuffer:
             "reward": torch.from_numpy(self.reward[:n].copy()),
             "done": torch.from_numpy(self.done[:n].copy()),
             "next_mask": torch.from_numpy(self.next_mask[:n].copy()),
+            "action_values": None if self.action_values is None
+            else torch.from_numpy(self.action_values[:n].copy()),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -186,4 +210,10 @@ class ReplayBuffer:
         self.position = int(state["position"])
         for name in ("obs", "next_obs", "action", "reward", "done", "next_mask"):
             getattr(self, name)[:n] = state[name].numpy()
+        saved = state.get("action_values")
+        if (saved is None) != (self.action_values is None):
+            keeps = "keeps" if saved is not None else "keeps no"
+            raise ConfigError(f"replay buffer checkpoint {keeps} action values, this buffer the opposite")
+        if self.action_values is not None and saved is not None:
+            self.action_values[:n] = saved.numpy()
         self.rng.bit_generator.state = state["rng"]
