@@ -315,7 +315,12 @@ def test_every_decision_is_legal_under_non_default_rules(models: dict[str, str])
     assert all(s.searched > 5 for s in seats if isinstance(s, _Checked))
 
 
-def test_specs_refuse_bad_models_and_parameters(models: dict[str, str], tmp_path: Path) -> None:
+def test_specs_refuse_bad_models_and_parameters(
+    models: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import paiju.mahjong.agents.dqn as dqn_agents
+
+    monkeypatch.setattr(dqn_agents, "MODEL_DIR", tmp_path / "none-shipped")
     old = _save(tmp_path / "old.pt", seeded_network(QNetConfig((F.FLAT_SIZE,), NUM_KINDS, kind="mlp"), 0),
                 features="mj-features-0")
     with pytest.raises(ConfigError, match="features 'mj-features-0'"):

@@ -23,7 +23,10 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return save_model(tmp_path_factory.mktemp("q") / "mj-test.pt", net, {"features": F.FEATURES_VERSION})
 
 
-def test_missing_models_are_clear_config_errors(tmp_path: Path) -> None:
+def test_missing_models_are_clear_config_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import paiju.mahjong.agents.dqn as dqn_agents
+
+    monkeypatch.setattr(dqn_agents, "MODEL_DIR", tmp_path / "none-shipped")
     with pytest.raises(ConfigError, match="no shipped model"):
         REGISTRY.make("ddqn")
     with pytest.raises(ConfigError, match="does not exist"):

@@ -11,9 +11,9 @@ A model file is written by :func:`paiju.algorithms.dqn.save_model` and carries t
 version it was trained on (``meta["features"]``); a ResNet (or the supervised baselines' CNN /
 DenseNet) takes the 19×19 planes, an MLP the flat features (``docs/mahjong.md`` §11); a
 supervised model's 34 outputs are scores over the discard kinds, played the same way (§14).
-No model is shipped yet: ``dqn`` / ``ddqn`` without
-``model=PATH`` look for ``paiju/mahjong/models/mj-dqn.pt`` / ``mj-ddqn.pt`` and say so
-clearly (:class:`ConfigError`) when it is missing.
+``dqn`` / ``ddqn`` without ``model=PATH`` play the shipped
+``paiju/mahjong/models/mj-dqn.pt`` / ``mj-ddqn.pt`` (``docs/mahjong.md`` §12) and say so
+clearly (:class:`ConfigError`) when one is missing.
 
 :class:`QLeafEvaluator` values a batch of Expectimax leaves by ``max Q`` over the leaf hand's
 discard kinds, the leaf being encoded as the root observation with the leaf's hand, melds and
@@ -121,7 +121,7 @@ def resolve_model(model: str, name: str, agent: str = "") -> str:
     shipped = MODEL_DIR / f"mj-{name}.pt"
     if not shipped.is_file():
         raise ConfigError(
-            f"{who}: no shipped model (paiju/mahjong/models/mj-{name}.pt is not there yet); "
+            f"{who}: no shipped model (paiju/mahjong/models/mj-{name}.pt is not there); "
             f"pass model=PATH to a model trained by the mahjong DQN training command"
         )
     return str(shipped)
