@@ -47,10 +47,13 @@ def test_a_shipped_supervised_model_carries_its_command_and_beats_chance_held_ou
     assert meta["data"]["agent"] == "expectimax" and meta["data"]["test_rows"] > 1000
     # a uniformly random legal discard agrees ~10% of the time; every model is far above it
     assert meta["test_accuracy"] > 4 * meta["test_chance_accuracy"]
-    agents = [REGISTRY.make(f"supervised:model={path}", seed=s) if s % 2 else REGISTRY.make("greedy", seed=s)
-              for s in range(4)]
-    played = play_game(MahjongGame(), agents, 5)
-    assert played.state.is_terminal() and sum(played.state.returns()) == 0
+    by_spec = {}
+    for spec in (f"supervised:model={path}", f"supervised:model={model}"):  # a file, or its shipped name
+        agents = [REGISTRY.make(spec, seed=s) if s % 2 else REGISTRY.make("greedy", seed=s) for s in range(4)]
+        played = play_game(MahjongGame(), agents, 5)
+        assert played.state.is_terminal() and sum(played.state.returns()) == 0
+        by_spec[spec] = (played.moves, played.state.returns())
+    assert len(set(map(repr, by_spec.values()))) == 1  # the name plays exactly the file
 
 
 def test_table4_finds_every_model_it_needs_among_the_shipped_ones() -> None:

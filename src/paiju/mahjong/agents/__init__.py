@@ -142,11 +142,18 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
 
 def _supervised_agent(seed: SeedLike = None, model: str = "", **params: Any) -> Any:
     """A supervised discard model (``paiju mahjong train-supervised``) played like a Q-network:
-    the discard by its highest legal score; no model is shipped, so ``model`` is required."""
-    if not model:
-        raise ConfigError("supervised: give model=PATH, a model written by paiju mahjong train-supervised")
-    from paiju.mahjong.agents.dqn import DQNAgent
+    the discard by its highest legal score. ``model`` is a file, or the name of a shipped model
+    (``resnet`` plays ``paiju/mahjong/models/mj-sup-resnet.pt``); there are six, so no default."""
+    from paiju.mahjong.agents.dqn import MODEL_DIR, DQNAgent
+    from paiju.mahjong.train_supervised import MODELS
 
+    if not model:
+        raise ConfigError(
+            f"supervised: give model= one of {', '.join(MODELS)} (the shipped models) "
+            "or PATH, a model written by paiju mahjong train-supervised"
+        )
+    if model in MODELS:
+        model = str(MODEL_DIR / f"mj-sup-{model}.pt")
     return DQNAgent(seed, name="supervised", model=model, **params)
 
 
@@ -154,9 +161,9 @@ REGISTRY.register(
     "supervised",
     _supervised_agent,
     {"model": "", "threads": 1, "defence": True},
-    "a supervised discard model (linear / svm / mlp / cnn / densenet / resnet; model = the .pt of "
-    "paiju mahjong train-supervised) picks the discard by its highest legal score; wins, kongs and "
-    "claims by the greedy rule; threads = torch threads (0 = default)",
+    "a supervised discard model (model = a shipped one: linear / svm / mlp / cnn / densenet / resnet, "
+    "or the .pt of paiju mahjong train-supervised) picks the discard by its highest legal score; "
+    "wins, kongs and claims by the greedy rule; threads = torch threads (0 = default)",
     limits={"threads": (0, 64)},
     process_wide={"threads": "sets torch's thread count for the whole process"},
     file_params=("model",),
