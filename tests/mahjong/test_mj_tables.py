@@ -12,7 +12,7 @@ from paiju.algorithms.dqn import QNetConfig, save_model, seeded_network
 from paiju.core.errors import ConfigError
 from paiju.core.records import read_records
 from paiju.mahjong import features as F
-from paiju.mahjong.agents.match import paired_by_wall
+from paiju.mahjong.agents.match import paired_by_wall, rows_paired
 from paiju.mahjong.tables import TABLE4, TableConfig, model_path, run_table, sweep_rows, table4_rows
 from paiju.mahjong.tiles import NUM_KINDS
 
@@ -136,3 +136,27 @@ def test_sweep_rows_cover_every_alpha_and_depth(tmp_path: Path) -> None:
         sweep_rows(model, [0.0], [1])
     with pytest.raises(ConfigError, match="not found"):
         sweep_rows(tmp_path / "none.pt")
+
+
+def test_two_rows_pair_by_wall_with_a_hand_count() -> None:
+    def run(run_id: str, a_wins_wall_0: bool) -> list[dict[str, Any]]:
+        rows = []
+        for wall in (0, 1):
+            for lineup, s in enumerate(SEATINGS):
+                returns = [0.0] * 4
+                if wall == 0 and a_wins_wall_0:  # A's first seat wins 3000 from B's first
+                    returns[s.index(0)], returns[s.index(1)] = 3000.0, -3000.0
+                rows.append({**_row(wall, s, returns, run=run_id), "lineup": lineup, "deal": f"w{wall}"})
+        return rows
+
+    strong, weak = run("s", True), run("w", False)
+    p = rows_paired(strong, weak)
+    # wall 0: 6 of A's 12 seat-hands won at +3000 against none; wall 1: no wins either side
+    assert p["walls"] == 2
+    assert p["win_rate_a_minus_b"]["value"] == pytest.approx((6 / 12 + 0) / 2)
+    assert p["score_a_minus_b"]["value"] == pytest.approx((1500 + 0) / 2)
+    assert rows_paired(strong, strong)["score_a_minus_b"]["value"] == 0.0
+    with pytest.raises(ValueError, match="different walls"):
+        rows_paired(strong, [{**r, "deal": "other"} for r in weak])
+    with pytest.raises(ValueError, match="no complete wall in common"):
+        rows_paired(strong, [r for r in weak if r["deal_index"] == 0][:5])

@@ -183,17 +183,23 @@ def _time_quantiles(ms: Sequence[float]) -> dict[str, float]:
     return {"n": len(s), "median_ms": s[len(s) // 2], "p95_ms": s[min(len(s) - 1, int(0.95 * len(s)))]}
 
 
+def _one_run(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``2v2-all`` rows, all of one run (else ``ValueError``)."""
+    rows = [r for r in rows if r["arena_format"] == "2v2-all"]
+    if not rows:
+        raise ValueError("no 2v2-all hands to pair")
+    if len({r["run_id"] for r in rows}) > 1:
+        raise ValueError("the rows hold more than one 2v2-all run: pair one run at a time")
+    return rows
+
+
 def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
     """The paired summary of the arena rows of one ``2v2-all`` run (records or ``keep_rows``).
 
     Raises:
         ValueError: no row of a ``2v2-all`` run, or rows of more than one run.
     """
-    rows = [r for r in rows if r["arena_format"] == "2v2-all"]
-    if not rows:
-        raise ValueError("no 2v2-all hands to pair")
-    if len({r["run_id"] for r in rows}) > 1:
-        raise ValueError("the rows hold more than one 2v2-all run: pair one run at a time")
+    rows = _one_run(rows)
     names = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))
     # per wall: A's and B's wins, A's and B's points, A's and B's discard times
     per_wall: dict[int, tuple[list[float], ...]] = {}
@@ -221,3 +227,47 @@ def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
         decision_ms=(_time_quantiles([t for w in complete for t in w[4]]),
                      _time_quantiles([t for w in complete for t in w[5]])),
     )
+
+
+def _a_per_wall(rows: Sequence[dict[str, Any]]) -> tuple[str, dict[int, tuple[float, float]]]:
+    """Agent A of one ``2v2-all`` run and, per complete wall, its win rate and mean points per
+    seat-hand over the wall's 6 seatings."""
+    rows = _one_run(rows)
+    walls: dict[int, list[float]] = {}
+    for r in rows:
+        for seat, agent in enumerate(r["seat_agents"]):
+            if agent == 0:
+                walls.setdefault(r["deal_index"], []).append(float(r["returns"][seat]))
+    agent = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))[0]
+    return agent, {
+        w: (sum(p > 0 for p in pts) / len(pts), sum(pts) / len(pts))
+        for w, pts in walls.items()
+        if len(pts) == 2 * SEATINGS_2V2_ALL
+    }
+
+
+def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Agent A of run ``a_rows`` against agent A of run ``b_rows``, paired by wall: two rows of
+    one Table 4 (each against the same baseline on the same walls). Per wall both runs
+    finished, A's win rate and points per seat-hand in the first run minus those in the
+    second; 95% normal intervals over the walls.
+
+    Raises:
+        ValueError: no common complete wall, or a wall whose recorded deal differs between the
+            runs (other seeds: the walls are not the same, so nothing pairs).
+    """
+    deals = {(r["deal_index"], r["lineup"]): r["deal"] for r in a_rows}
+    for r in b_rows:
+        key = (r["deal_index"], r["lineup"])
+        if key in deals and deals[key] != r["deal"]:
+            raise ValueError(f"the runs played different walls (wall {key[0]}, seating {key[1]})")
+    agent_a, walls_a = _a_per_wall(a_rows)
+    agent_b, walls_b = _a_per_wall(b_rows)
+    common = sorted(walls_a.keys() & walls_b.keys())
+    if not common:
+        raise ValueError("the runs have no complete wall in common")
+    return {
+        "a": agent_a, "b": agent_b, "walls": len(common),
+        "win_rate_a_minus_b": mean_ci([walls_a[w][0] - walls_b[w][0] for w in common]).as_dict(),
+        "score_a_minus_b": mean_ci([walls_a[w][1] - walls_b[w][1] for w in common]).as_dict(),
+    }
