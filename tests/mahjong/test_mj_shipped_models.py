@@ -48,7 +48,10 @@ def test_a_shipped_supervised_model_carries_its_command_and_beats_chance_held_ou
     # a uniformly random legal discard agrees ~10% of the time; every model is far above it
     assert meta["test_accuracy"] > 4 * meta["test_chance_accuracy"]
     by_spec = {}
-    for spec in (f"supervised:model={path}", f"supervised:model={model}"):  # a file, or its shipped name
+    specs = [f"supervised:model={path}", f"supervised:model={model}"]  # a file, or its shipped name
+    if model == "resnet":
+        specs.append("supervised")  # the default model
+    for spec in specs:
         agents = [REGISTRY.make(spec, seed=s) if s % 2 else REGISTRY.make("greedy", seed=s) for s in range(4)]
         played = play_game(MahjongGame(), agents, 5)
         assert played.state.is_terminal() and sum(played.state.returns()) == 0

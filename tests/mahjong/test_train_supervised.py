@@ -278,5 +278,5 @@ def test_cli_end_to_end_writes_a_model_an_agent_plays(
         ]
         played = play_game(MahjongGame(), agents, 11)  # an illegal move would raise
         assert played.state.is_terminal() and 0 in played.players
-    with pytest.raises(ConfigError, match="give model= one of linear, svm"):
-        REGISTRY.make(REGISTRY.resolve("supervised"), seed=0)
+    with pytest.raises(ConfigError, match=r"model='vit' is neither a shipped model \(linear, svm"):
+        REGISTRY.make(REGISTRY.resolve("supervised:model=vit"), seed=0)

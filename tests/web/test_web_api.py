@@ -299,6 +299,21 @@ def test_mahjong_hand_to_the_end_with_hints_and_breakdown(client: Any) -> None:
     assert again.status_code == 409
 
 
+def test_mahjong_learned_agents_play_by_their_listed_names(client: Any) -> None:
+    # the shipped models make the learned agents playable as the agent list names them
+    listed = {a["name"] for a in client.get("/api/agents/mahjong").json()["agents"]}
+    learned = ["supervised", "ddqn", "expectimax-ddqn"]
+    assert set(learned) | {"dqn", "expectimax-dqn"} <= listed
+    view = client.post("/api/games/mahjong", json={"seat": 0, "agents": learned, "seed": 4}).json()
+    while not view["over"]:
+        choice = next((a for a in view["legal"] if a["kind"] in ("win", "pass")), view["legal"][0])
+        move = {"action": choice["action"], "ply": view["ply"]}
+        r = client.post(f"/api/games/{view['id']}/move", json=move)
+        assert r.status_code == 200, r.text
+        view = r.json()
+    assert view["agents"][1:] == learned and sum(view["result"]["returns"]) == 0
+
+
 def test_mahjong_illegal_discard_is_409_and_names_the_move(client: Any) -> None:
     view = client.post("/api/games/mahjong", json={"seat": 0, "agents": ["greedy"] * 3, "seed": 9}).json()
     assert view["your_turn"] and view["phase"] == "turn"  # the dealer starts

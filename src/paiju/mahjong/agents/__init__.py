@@ -9,6 +9,7 @@ agent's per-chance-node :class:`LeafEvaluator`) are re-exported here.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
@@ -143,24 +144,25 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
 def _supervised_agent(seed: SeedLike = None, model: str = "", **params: Any) -> Any:
     """A supervised discard model (``paiju mahjong train-supervised``) played like a Q-network:
     the discard by its highest legal score. ``model`` is a file, or the name of a shipped model
-    (``resnet`` plays ``paiju/mahjong/models/mj-sup-resnet.pt``); there are six, so no default."""
+    (``resnet`` plays ``paiju/mahjong/models/mj-sup-resnet.pt``); the default is the ResNet, the
+    strongest of the six in Table 4 (docs/results/mahjong-dqn.md)."""
     from paiju.mahjong.agents.dqn import MODEL_DIR, DQNAgent
     from paiju.mahjong.train_supervised import MODELS
 
-    if not model:
-        raise ConfigError(
-            f"supervised: give model= one of {', '.join(MODELS)} (the shipped models) "
-            "or PATH, a model written by paiju mahjong train-supervised"
-        )
     if model in MODELS:
         model = str(MODEL_DIR / f"mj-sup-{model}.pt")
+    elif not Path(model).expanduser().is_file():
+        raise ConfigError(
+            f"supervised: model={model!r} is neither a shipped model ({', '.join(MODELS)}) "
+            "nor a file (a model written by paiju mahjong train-supervised)"
+        )
     return DQNAgent(seed, name="supervised", model=model, **params)
 
 
 REGISTRY.register(
     "supervised",
     _supervised_agent,
-    {"model": "", "threads": 1, "defence": True},
+    {"model": "resnet", "threads": 1, "defence": True},
     "a supervised discard model (model = a shipped one: linear / svm / mlp / cnn / densenet / resnet, "
     "or the .pt of paiju mahjong train-supervised) picks the discard by its highest legal score; "
     "wins, kongs and claims by the greedy rule; threads = torch threads (0 = default)",
