@@ -26,8 +26,11 @@ from paiju.core.errors import ConfigError
 from paiju.core.runner import Progress
 from paiju.mahjong.agents import REGISTRY
 from paiju.mahjong.agents.match import SEATINGS_2V2_ALL, paired_by_wall, run_match
+from paiju.mahjong.train_supervised import MODELS
+from paiju.mahjong.train_supervised import model_file as supervised_model_file
 
-SUPERVISED = ("linear", "svm", "mlp", "cnn", "densenet", "resnet")
+SUPERVISED = MODELS
+"""The supervised baselines, in the paper's order (the models of ``paiju mahjong train-supervised``)."""
 TABLE4 = (*SUPERVISED, "dqn", "ddqn", "expectimax", "expectimax-dqn", "expectimax-ddqn")
 """The paper's Table 4 algorithms, in its order."""
 TABLE4_NAMES = {
@@ -79,7 +82,7 @@ def model_path(models: Path, algorithm: str) -> Path:
     supervised model (``paiju mahjong train-supervised``), ``mj-dqn.pt`` / ``mj-ddqn.pt`` for
     the Q-networks (``paiju mahjong train-dqn``) that the combined agents share."""
     if algorithm in SUPERVISED:
-        return models / f"mj-sup-{algorithm}.pt"
+        return supervised_model_file(models, algorithm)
     return models / f"mj-{algorithm.removeprefix('expectimax-')}.pt"
 
 

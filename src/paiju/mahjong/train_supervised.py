@@ -59,6 +59,12 @@ if TYPE_CHECKING:
 RUN_FORMAT = "paiju-mj-supervised-run-1"
 MODELS = ("linear", "svm", "mlp", "cnn", "densenet", "resnet")
 FLAT_MODELS = ("linear", "svm", "mlp")
+
+
+def model_file(folder: Path, model: str) -> Path:
+    """Where the trained ``model`` is written in ``folder`` (and looked for: Table 4, the
+    shipped models): ``mj-sup-{model}.pt``."""
+    return folder / f"mj-sup-{model}.pt"
 MASKED = -1e9
 """The score of a discard the seat cannot make (finite: the hinge loss of such a class is 0)."""
 # derive_seed keys
@@ -381,7 +387,7 @@ def _finish(
         "test_accuracy": accuracy(data, splits.test, pred),
         "test_chance_accuracy": chance_accuracy(data, splits.test), "metrics": run.metrics,
     }
-    path = save_model(Path(cfg.out) / f"mj-sup-{cfg.model}.pt", net.eval(), summary)
+    path = save_model(model_file(Path(cfg.out), cfg.model), net.eval(), summary)
     summary["model_file"] = str(path)
     (Path(cfg.out) / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary

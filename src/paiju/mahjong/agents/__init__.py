@@ -147,10 +147,10 @@ def _supervised_agent(seed: SeedLike = None, model: str = "", **params: Any) -> 
     (``resnet`` plays ``paiju/mahjong/models/mj-sup-resnet.pt``); the default is the ResNet, the
     strongest of the six in Table 4 (docs/results/mahjong-dqn.md)."""
     from paiju.mahjong.agents.dqn import MODEL_DIR, DQNAgent
-    from paiju.mahjong.train_supervised import MODELS
+    from paiju.mahjong.train_supervised import MODELS, model_file
 
     if model in MODELS:
-        model = str(MODEL_DIR / f"mj-sup-{model}.pt")
+        model = str(model_file(MODEL_DIR, model))
     elif not Path(model).expanduser().is_file():
         raise ConfigError(
             f"supervised: model={model!r} is neither a shipped model ({', '.join(MODELS)}) "

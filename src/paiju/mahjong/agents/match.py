@@ -183,25 +183,19 @@ def _time_quantiles(ms: Sequence[float]) -> dict[str, float]:
     return {"n": len(s), "median_ms": s[len(s) // 2], "p95_ms": s[min(len(s) - 1, int(0.95 * len(s)))]}
 
 
-def _one_run(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The ``2v2-all`` rows, all of one run (else ``ValueError``)."""
+def _per_wall(rows: Sequence[dict[str, Any]]) -> tuple[dict[int, str], dict[int, tuple[list[float], ...]]]:
+    """The agents by arena index, and per complete wall of one ``2v2-all`` run: A's and B's
+    wins (1/0 per seat-hand), A's and B's points, A's and B's discard times (ms).
+
+    Raises:
+        ValueError: no row of a ``2v2-all`` run, or rows of more than one run.
+    """
     rows = [r for r in rows if r["arena_format"] == "2v2-all"]
     if not rows:
         raise ValueError("no 2v2-all hands to pair")
     if len({r["run_id"] for r in rows}) > 1:
         raise ValueError("the rows hold more than one 2v2-all run: pair one run at a time")
-    return rows
-
-
-def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
-    """The paired summary of the arena rows of one ``2v2-all`` run (records or ``keep_rows``).
-
-    Raises:
-        ValueError: no row of a ``2v2-all`` run, or rows of more than one run.
-    """
-    rows = _one_run(rows)
     names = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))
-    # per wall: A's and B's wins, A's and B's points, A's and B's discard times
     per_wall: dict[int, tuple[list[float], ...]] = {}
     for r in rows:
         wall = per_wall.setdefault(r["deal_index"], ([], [], [], [], [], []))
@@ -211,39 +205,32 @@ def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
         for move, player, ms in zip(r["moves"], r["move_players"], r["move_ms"], strict=True):
             if player >= 0 and move.startswith(DISCARD_PREFIX):
                 wall[4 + r["seat_agents"][player]].append(float(ms))
-    complete = [w for w in per_wall.values() if len(w[0]) == 2 * SEATINGS_2V2_ALL]
+    return names, {i: w for i, w in per_wall.items() if len(w[0]) == 2 * SEATINGS_2V2_ALL}
 
-    def mean(xs: list[float]) -> float:
-        return sum(xs) / len(xs)
 
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
+    """The paired summary of the arena rows of one ``2v2-all`` run (records or ``keep_rows``).
+
+    Raises:
+        ValueError: no row of a ``2v2-all`` run, or rows of more than one run.
+    """
+    names, walls = _per_wall(rows)
+    complete = list(walls.values())
     return PairedResult(
         agents=(names[0], names[1]),
         walls=len(complete),
-        win_rate_a=mean_ci([mean(w[0]) for w in complete]),
-        win_rate_b=mean_ci([mean(w[1]) for w in complete]),
-        win_rate_diff=mean_ci([mean(w[0]) - mean(w[1]) for w in complete]),
-        score_a=mean_ci([mean(w[2]) for w in complete]),
-        score_diff=mean_ci([mean(w[2]) - mean(w[3]) for w in complete]),
+        win_rate_a=mean_ci([_mean(w[0]) for w in complete]),
+        win_rate_b=mean_ci([_mean(w[1]) for w in complete]),
+        win_rate_diff=mean_ci([_mean(w[0]) - _mean(w[1]) for w in complete]),
+        score_a=mean_ci([_mean(w[2]) for w in complete]),
+        score_diff=mean_ci([_mean(w[2]) - _mean(w[3]) for w in complete]),
         decision_ms=(_time_quantiles([t for w in complete for t in w[4]]),
                      _time_quantiles([t for w in complete for t in w[5]])),
     )
-
-
-def _a_per_wall(rows: Sequence[dict[str, Any]]) -> tuple[str, dict[int, tuple[float, float]]]:
-    """Agent A of one ``2v2-all`` run and, per complete wall, its win rate and mean points per
-    seat-hand over the wall's 6 seatings."""
-    rows = _one_run(rows)
-    walls: dict[int, list[float]] = {}
-    for r in rows:
-        for seat, agent in enumerate(r["seat_agents"]):
-            if agent == 0:
-                walls.setdefault(r["deal_index"], []).append(float(r["returns"][seat]))
-    agent = dict(zip(rows[0]["seat_agents"], rows[0]["agents"], strict=True))[0]
-    return agent, {
-        w: (sum(p > 0 for p in pts) / len(pts), sum(pts) / len(pts))
-        for w, pts in walls.items()
-        if len(pts) == 2 * SEATINGS_2V2_ALL
-    }
 
 
 def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -261,13 +248,13 @@ def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any
         key = (r["deal_index"], r["lineup"])
         if key in deals and deals[key] != r["deal"]:
             raise ValueError(f"the runs played different walls (wall {key[0]}, seating {key[1]})")
-    agent_a, walls_a = _a_per_wall(a_rows)
-    agent_b, walls_b = _a_per_wall(b_rows)
+    names_a, walls_a = _per_wall(a_rows)
+    names_b, walls_b = _per_wall(b_rows)
     common = sorted(walls_a.keys() & walls_b.keys())
     if not common:
         raise ValueError("the runs have no complete wall in common")
-    return {
-        "a": agent_a, "b": agent_b, "walls": len(common),
-        "win_rate_a_minus_b": mean_ci([walls_a[w][0] - walls_b[w][0] for w in common]).as_dict(),
-        "score_a_minus_b": mean_ci([walls_a[w][1] - walls_b[w][1] for w in common]).as_dict(),
-    }
+    def diff(i: int) -> dict[str, float | int]:  # i: 0 = A's wins, 2 = A's points
+        return mean_ci([_mean(walls_a[w][i]) - _mean(walls_b[w][i]) for w in common]).as_dict()
+
+    return {"a": names_a[0], "b": names_b[0], "walls": len(common),
+            "win_rate_a_minus_b": diff(0), "score_a_minus_b": diff(2)}
