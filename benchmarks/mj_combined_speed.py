@@ -17,7 +17,8 @@ Usage::
         [--configs mlp:2:0.6,resnet:2:0.6,resnet:1:0.6] [--out docs/results/mahjong-dqn-speed.json]
 
 A configuration is ``trunk:depth:alpha`` with an optional ``:exact`` (leaves keyed on their
-exact path instead of shared by hand and draws).
+exact path instead of shared by hand and draws) and an optional ``:draw`` (the agent's
+``leaf=draw``: leaves after each discard's draw; default ``leaf=discard``).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def measure_one(config: str, count: int, seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         path = save_model(Path(tmp) / "mj-random.pt", net, {"features": F.FEATURES_VERSION})
         agent = CombinedAgent(
-            model=str(path), depth=int(depth), alpha=float(alpha), exact_leaves="exact" in rest
+            model=str(path), depth=int(depth), alpha=float(alpha), exact_leaves="exact" in rest,
+            leaf="draw" if "draw" in rest else "discard",
         )
     rows: list[dict[str, float]] = []
     for obs, legal in cases:
@@ -104,7 +106,7 @@ def measure_one(config: str, count: int, seed: int) -> dict[str, Any]:
         agent.last_search = None
     return {
         "config": config, "trunk": trunk, "depth": int(depth), "alpha": float(alpha),
-        "exact_leaves": "exact" in rest, "parameters": count_parameters(net), "decisions": len(rows),
+        "exact_leaves": "exact" in rest, "leaf": "draw" if "draw" in rest else "discard", "parameters": count_parameters(net), "decisions": len(rows),
         **{key: _quantiles([r[key] for r in rows]) for key in ("cpu", "wall", "visits", "leaves", "q_nodes")},
         "forwards_max": max(r["forwards"] for r in rows),
     }
@@ -113,16 +115,17 @@ def measure_one(config: str, count: int, seed: int) -> dict[str, Any]:
 def table(results: list[dict[str, Any]]) -> str:
     lines = [
         "| leaf network | depth | α | leaves | decisions | CPU median | CPU p95 | wall median | wall p95 "
-        "| leaves in tree (median) | distinct leaves valued (median / p95) | Q-pruned nodes (median) "
+        "| leaf after | leaves in tree (median) | distinct leaves valued (median / p95) | Q-pruned nodes (median) "
         "| forwards |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         name = "ResNet 4×32 (planes)" if r["trunk"] == "resnet" else "MLP 256-256 (flat)"
         lines.append(
             f"| {name} | {r['depth']} | {r['alpha']} | {'exact path' if r['exact_leaves'] else 'shared'} "
             f"| {r['decisions']} | {r['cpu']['median']:.3f} s | {r['cpu']['p95']:.3f} s "
-            f"| {r['wall']['median']:.3f} s | {r['wall']['p95']:.3f} s | {r['visits']['median']:.0f} "
+            f"| {r['wall']['median']:.3f} s | {r['wall']['p95']:.3f} s | {r.get('leaf', 'discard')} "
+            f"| {r['visits']['median']:.0f} "
             f"| {r['leaves']['median']:.0f} / {r['leaves']['p95']:.0f} | {r['q_nodes']['median']:.0f} "
             f"| ≤ {r['forwards_max']} |"
         )

@@ -48,7 +48,11 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     with torch.no_grad():
         ranked.head.weight.zero_()
         ranked.head.bias.copy_(torch.arange(NUM_KINDS, dtype=torch.float32))
-    return {"random": _save(root / "random.pt", random_net), "ranked": _save(root / "ranked.pt", ranked)}
+    # the same random weights, Q in units of 250 points (a training run's score_scale)
+    scaled = str(save_model(root / "scaled.pt", random_net, {"features": F.FEATURES_VERSION,
+                                                              "config": {"score_scale": 250.0}}))
+    return {"random": _save(root / "random.pt", random_net), "ranked": _save(root / "ranked.pt", ranked),
+            "scaled": scaled}
 
 
 def _net(path: str) -> QNetwork:
@@ -172,18 +176,28 @@ def test_every_max_node_keeps_k_by_q_and_a_decision_takes_few_forwards(models: d
     assert checked > 20 and deep > 15
 
 
-def test_leaf_values_are_max_q_of_the_leaf_position(models: dict[str, str]) -> None:
-    net = _net(models["random"])
-    agent = CombinedAgent(model=models["random"], alpha=0.4, depth=2)
+@pytest.mark.parametrize(("model", "leaf", "depth", "tiles", "scale"), [
+    ("random", "discard", 2, 16, 1.0),  # the first version: the hand after the last discard, raw Q
+    ("random", "draw", 1, 17, 1.0),  # the turn after the discard's draw, the tile just drawn
+    ("scaled", "draw", 1, 17, 250.0),  # ... in points: Q times the model's score_scale
+    ("scaled", "discard", 2, 16, 1.0),  # the first version never scaled
+])
+def test_leaf_values_are_max_q_of_the_leaf_position(
+    models: dict[str, str], model: str, leaf: str, depth: int, tiles: int, scale: float
+) -> None:
+    net = _net(models[model])
+    agent = CombinedAgent(model=models[model], alpha=0.4, depth=depth, leaf=leaf)
     obs, legal = _turn_positions(1, seed=41)[0]
     action, value = agent.recommend(obs, legal)  # the trainer's interface: the move and its value
     assert value == max(agent.last_values.values()) == agent.last_values[action]
     search = agent.last_search
     assert search is not None and len(search.leaves) > 50
-    for leaf, leaf_value in list(zip(search.leaves, agent.last_leaf_values, strict=True))[::11]:
-        q = _q(net, _position(obs, leaf.hand, leaf.discards, leaf.draws))
-        expected = max(q[k] for k in range(NUM_KINDS) if leaf.hand[k])
-        assert leaf_value == pytest.approx(expected, rel=1e-5, abs=1e-6)
+    assert {sum(leaf.hand) for leaf in search.leaves} == {tiles}
+    for state, leaf_value in list(zip(search.leaves, agent.last_leaf_values, strict=True))[::11]:
+        assert len(state.draws) == depth - (leaf == "discard")
+        q = _q(net, _position(obs, state.hand, state.discards, state.draws))
+        expected = scale * max(q[k] for k in range(NUM_KINDS) if state.hand[k])
+        assert leaf_value == pytest.approx(expected, rel=1e-5, abs=1e-4)
 
 
 # ---- the tree ----------------------------------------------------------------------------------
@@ -224,17 +238,19 @@ def _self_draw_points(obs: MahjongObservation, hand: list[int], melds: tuple[Mel
 
 
 def brute_force(
-    obs: MahjongObservation, net: QNetwork, depth: int, keep: Callable[[int], float]
+    obs: MahjongObservation, net: QNetwork, depth: int, keep: Callable[[int], float],
+    leaf_after: str = "discard", scale: float = 1.0,
 ) -> dict[int, float]:
     """Every discard, every draw (weighted by the unseen copies), a self-drawn win at its score,
     the hand going on with chance ``keep(layer)`` in the go-around of the draw after ``layer``
-    in-tree draws, max Q at ``depth`` discards."""
+    in-tree draws; after ``depth`` discards (``leaf_after="discard"``) or after the draw that
+    follows the last of them (``"draw"``), ``scale`` x max Q."""
     melds = tuple(obs.melds[obs.player])
     wins = 0
 
     def leaf(hand: list[int], discards: list[int], draws: list[int]) -> float:
         q = _q(net, _position(obs, hand, discards, draws))
-        return float(max(q[k] for k in range(NUM_KINDS) if hand[k]))
+        return scale * float(max(q[k] for k in range(NUM_KINDS) if hand[k]))
 
     def max_values(
         hand: list[int], unseen: list[int], discards: list[int], draws: list[int]
@@ -244,7 +260,8 @@ def brute_force(
             after = list(hand)
             after[k] -= 1
             path = [*discards, k]
-            out[k] = leaf(after, path, draws) if len(path) >= depth else chance(after, unseen, path, draws)
+            at_leaf = len(path) >= depth and leaf_after == "discard"
+            out[k] = leaf(after, path, draws) if at_leaf else chance(after, unseen, path, draws)
         return out
 
     def chance(hand: list[int], unseen: list[int], discards: list[int], draws: list[int]) -> float:
@@ -261,7 +278,10 @@ def brute_force(
             else:
                 rest = list(unseen)
                 rest[t] -= 1
-                acc += unseen[t] * max(max_values(drawn, rest, discards, [*draws, t]).values())
+                if len(discards) >= depth:  # only reached with leaf_after="draw"
+                    acc += unseen[t] * leaf(drawn, discards, [*draws, t])
+                else:
+                    acc += unseen[t] * max(max_values(drawn, rest, discards, [*draws, t]).values())
         return keep(len(draws)) * acc / sum(unseen)
 
     values = max_values(list(obs.hand), list(obs.unseen_counts()), [], [])
@@ -269,16 +289,22 @@ def brute_force(
     return values
 
 
-def test_full_width_root_values_equal_a_brute_force_expectimax(models: dict[str, str]) -> None:
+@pytest.mark.parametrize(("model", "leaf", "depth", "scale"), [
+    ("random", "discard", 2, 1.0), ("scaled", "draw", 1, 250.0), ("scaled", "draw", 2, 250.0),
+])
+def test_full_width_root_values_equal_a_brute_force_expectimax(
+    models: dict[str, str], model: str, leaf: str, depth: int, scale: float
+) -> None:
     # four exposed wind pungs and 234m 5p 6s: discarding 6s waits on 5p (a pair), so wins occur
     seat = _dealer_turn()
     melds = tuple(Meld(MeldType.PUNG, 27 + i, 27 + i, (seat.player + 1) % 4) for i in range(4))
     all_melds = tuple(melds if s == seat.player else () for s in range(NUM_PLAYERS))
     obs = dataclasses.replace(seat, hand=tuple(parse_counts("234m5p6s")), melds=all_melds, live_tiles=40)
-    agent = CombinedAgent(model=models["random"], alpha=1.0, depth=2, ron_rate=0.0, exact_leaves=True)
+    agent = CombinedAgent(model=models[model], alpha=1.0, depth=depth, ron_rate=0.0, exact_leaves=True,
+                          leaf=leaf)
     values = agent.discard_values(obs)
     assert agent.last_search is not None
-    expected = brute_force(obs, _net(models["random"]), 2, agent.last_search.survival)
+    expected = brute_force(obs, _net(models[model]), depth, agent.last_search.survival, leaf, scale)
     assert set(values) == set(expected) == {k for k in range(NUM_KINDS) if obs.hand[k]}
     for k, v in expected.items():
         assert values[k] == pytest.approx(v, rel=1e-5, abs=1e-4)
@@ -336,9 +362,13 @@ def test_specs_refuse_bad_models_and_parameters(
         CombinedAgent(model=models["random"], depth=0)
     with pytest.raises(ConfigError, match="network 'sarsa'"):
         CombinedAgent(model=models["random"], network="sarsa")
+    with pytest.raises(ConfigError, match="leaf='turn'"):
+        CombinedAgent(model=models["random"], leaf="turn")
+    with pytest.raises(ConfigError, match="leaf"):
+        REGISTRY.make(f"expectimax-ddqn:model={models['random']},leaf=shanten")
 
 
 def test_registry_defaults_are_the_agent_class_defaults() -> None:
-    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate")
+    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate", "leaf")
     for name in ("expectimax-dqn", "expectimax-ddqn"):
         assert REGISTRY.describe()[name][0] == keyword_defaults(CombinedAgent, *names)

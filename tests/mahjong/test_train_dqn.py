@@ -100,13 +100,13 @@ def test_rewards_of_a_recorded_hand_are_the_shaped_search_values_and_the_final_s
     played = play_game(MahjongGame(), agents, derive_seed(task.seed, WALL))
     returns = played.state.returns()
     assert len(seen) == len(tr.action) > 20
-    # the advantage targets: every discard the independent search valued, shaped as a reward
+    # the advantage targets: every discard the independent search valued, in the score's units
     valued = iter([v for a in agents for v in a.valued])
     for i in np.argsort(tr.seat, kind="stable"):
         children = next(valued)
         expected_row = np.full(NUM_KINDS, np.nan)
         for kind, v in children.items():
-            expected_row[kind] = 0.1 * v / 1000.0
+            expected_row[kind] = v / 1000.0
         np.testing.assert_allclose(tr.action_values[i], expected_row, rtol=1e-5, atol=1e-6)
         assert np.isfinite(tr.action_values[i]).sum() >= 2
     assert [s[0] for s in seen] == tr.seat.tolist() and [s[3] for s in seen] == tr.action.tolist()

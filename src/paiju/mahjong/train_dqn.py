@@ -113,8 +113,9 @@ class TrainConfig:
     search_advantages: float = 0.0
     """Weight of the advantage loss (``paiju.algorithms.dqn.advantage_loss``): every discard the
     search valued at a decision, not only the one played, teaches the network its rank --
-    its target is ``shaping * V / score_scale`` as the step's reward would be. 0: the paper's
-    plain (Double) DQN; docs/mahjong.md §12."""
+    its target is ``V / score_scale``, in the final score's units (until 2026-12-03 it was
+    ``shaping * V / score_scale``: the same for the shipped runs, which have shaping 1.0).
+    0: the paper's plain (Double) DQN; docs/mahjong.md §12."""
     behaviour: str = "expectimax"
     """The search every seat acts with (an Expectimax agent spec, without ``depth``)."""
     behaviour_depth: int = 1
@@ -315,8 +316,8 @@ class Transitions(NamedTuple):
     done: np.ndarray
     next_mask: np.ndarray
     action_values: np.ndarray
-    """float32 (n, 34): ``shaping * V / score_scale`` of every discard the search valued, NaN
-    elsewhere (the advantage loss's targets)."""
+    """float32 (n, 34): ``V / score_scale`` of every discard the search valued, NaN elsewhere
+    (the advantage loss's targets; not scaled by the shaping)."""
     seat: np.ndarray
 
 
@@ -339,7 +340,9 @@ def hand_transitions(exp: HandExperience, shaping: float, score_scale: float) ->
     next_obs = np.where(done[:, None], np.float16(0), exp.obs[nxt]) if n else exp.obs
     next_mask = np.where(done[:, None], False, exp.mask[nxt]) if n else exp.mask
     values = exp.discard_values if exp.discard_values is not None else np.full((n, NUM_KINDS), np.nan)
-    action_values = (shaping * values / score_scale).astype(np.float32)
+    # in the final score's units whatever the shaping: the advantage loss teaches the search's
+    # ranking even with no shaped reward (shaping 0: Q is the hand's expected score alone)
+    action_values = (values / score_scale).astype(np.float32)
     return Transitions(exp.obs, exp.action, reward.astype(np.float32), next_obs, done, next_mask,
                        action_values, exp.seat)
 

@@ -171,6 +171,11 @@ REGISTRY.register(
     file_params=("model",),
 )
 
+COMBINED_LEAVES = ("discard", "draw")
+"""Where a combined Expectimax's leaves are (``paiju.mahjong.agents.combined``): just after the
+last discard (the default, the first version) or after each discard's draw."""
+
+
 def _combined_agent(network: str) -> Any:
     """Factory of a combined Expectimax + Q-network agent; torch is imported only when one is built."""
 
@@ -186,11 +191,14 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
     REGISTRY.register(
         f"expectimax-{_name}",
         _combined_agent(_name),
-        {"model": "", "alpha": 0.6, "depth": 2, "threads": 1, "defence": True, "ron_rate": 0.6},
+        {"model": "", "alpha": 0.6, "depth": 2, "threads": 1, "defence": True, "ron_rate": 0.6,
+         "leaf": "discard"},
         f"Expectimax over own discards/draws expanding the top ceil(alpha*tiles) discards by the "
         f"{_what} Q-network, leaves valued by max Q (model = a .pt path; empty: the shipped "
-        f"mj-{_name}.pt); wins, kongs and claims by the greedy rule",
+        f"mj-{_name}.pt); leaf=discard (default): the first version's leaves after the discard; "
+        f"leaf=draw: leaves after each discard's draw, in points; wins, kongs and claims by the greedy rule",
         limits={"alpha": (0.01, 1.0), "depth": (1, 3), "threads": (0, 64), "ron_rate": (0.0, 3.0)},
+        choices={"leaf": COMBINED_LEAVES},
         process_wide={"threads": "sets torch's thread count for the whole process"},
         file_params=("model",),
     )

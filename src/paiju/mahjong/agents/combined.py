@@ -11,12 +11,18 @@ layers, self-drawn wins at their actual score), with the Q-network in its two pl
 * **leaves valued by max Q** (:class:`~paiju.mahjong.agents.dqn.QLeafEvaluator`), leaves
   with the same hand after the same draws once (:class:`CombinedSearch`).
 
-The Q-values are batched by layer: the root's in one forward pass, then every max node of
-the next layer (the discards the root kept, each non-winning draw) in one, and so on; the
-leaves of the whole decision in the last: ``depth + 1`` forward passes per decision at most
-(:class:`QOrdering` computes a node it was not given beforehand on its own, which only
-costs time). Claims, kongs and wins follow the ``dqn`` agents' documented rule (the greedy
-rule); when that rule would discard, the search picks which tile.
+Where the leaves are (``leaf``). ``leaf=discard`` (the default, the first version): the leaf
+is the 3k+1 hand just after the last discard, before its draw, valued by the raw max Q of
+that hand as if it were a turn. That is a position the network never saw in training (it
+learns 3k+2 turns), and at depth 2 its Q is added to in-tree wins counted in points, another
+scale. ``leaf=draw`` (added 2026-12-03) fixes both: every one of the ``depth`` discard
+layers is followed by its own draw, a leaf is the player's next turn with the tile just drawn
+(3k+2 tiles) -- the positions the network was trained on -- and it is worth ``max Q`` times
+the model's ``score_scale``, in the in-tree wins' points; it needs a network whose Q is the
+hand's expected score (``train-dqn --shaping 0 --gamma 1``). It costs a draw layer more: at
+depth 1 about 10 ms a decision, at depth 2 and alpha 0.6 a median 1.4 s (p95 2.3 s).
+Measured in docs/results/mahjong-dqn.md: with the networks trained so far neither plays
+near the Expectimax, so the default stays the first version, whose recorded runs replay.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import torch
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
 from paiju.mahjong import features as F
+from paiju.mahjong.agents import COMBINED_LEAVES as LEAVES
 from paiju.mahjong.agents._hand import draws_left
 from paiju.mahjong.agents.dqn import QLeafEvaluator, QModel, path_live_tiles, path_river, resolve_model
 from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
@@ -113,8 +120,15 @@ class CombinedSearch(ValueSearch):
     """
 
     def __init__(self, obs: MahjongObservation, depth: int, alpha: float, ordering: QOrdering,
-                 ron_rate: float = 0.6, exact_leaves: bool = False) -> None:
-        super().__init__(obs, depth, alpha, "tiles", ordering, ron_rate, exact_leaves=exact_leaves)
+                 ron_rate: float = 0.6, exact_leaves: bool = False, leaf: str = "discard") -> None:
+        if leaf not in LEAVES:
+            raise ConfigError(f"combined Expectimax leaf={leaf!r}: must be one of {LEAVES}")
+        # leaf=draw: one more layer of draws, whose max nodes are the leaves (see max_node)
+        super().__init__(obs, depth + (leaf == "draw"), alpha, "tiles", ordering, ron_rate,
+                         exact_leaves=exact_leaves)
+        self.prune_layers = depth
+        """Discard layers, each pruned by Q (the leaves of ``leaf=draw`` are not expanded)."""
+        self.leaves_after_draw = leaf == "draw"
         self.q_ordering = ordering
         self.expanded: dict[NodeKey, tuple[int, ...]] = {}
         """The discards expanded at every max node built (in order of Q)."""
@@ -125,6 +139,15 @@ class CombinedSearch(ValueSearch):
         self.expanded[(tuple(c), tuple(disc), tuple(draws))] = tuple(kinds)
         return kinds
 
+    def max_node(self, ctx: SearchContext, c: list[int], index: list[int], unseen: list[int],
+                 layer: int, disc: list[int], draws: list[int],
+                 allowed: Sequence[int] | None = None, always: int = -1) -> Any:
+        """A max node, or with ``leaf=draw`` past the last discard layer a leaf: the 3k+2 hand
+        of the player's next turn, the tile just drawn the last of ``draws``."""
+        if self.leaves_after_draw and layer >= self.prune_layers:
+            return self.leaf(ctx, c, unseen, layer, disc, draws)
+        return super().max_node(ctx, c, index, unseen, layer, disc, draws, allowed, always)
+
     def prefetch(self, ctx: SearchContext, hand: Sequence[int], allowed: Sequence[int]) -> None:
         """Fetch the Q-values of every max node the tree will prune, one forward pass per layer.
 
@@ -134,9 +157,9 @@ class CombinedSearch(ValueSearch):
         """
         tables = shanten_tables()
         frontier: list[NodeKey] = [(tuple(hand), (), ())]
-        for layer in range(self.depth):
+        for layer in range(self.prune_layers):
             self.q_ordering.fetch(n for n in frontier if self._prunes(n[0], allowed if layer == 0 else None))
-            if layer + 1 >= self.depth or layer >= ctx.draws_left:
+            if layer + 1 >= self.prune_layers or layer >= ctx.draws_left:
                 return
             following: dict[NodeKey, None] = {}
             for h, disc, draws in frontier:
@@ -167,7 +190,8 @@ class CombinedAgent:
 
     ``model`` is a model file (:func:`paiju.algorithms.dqn.save_model`, the current feature
     version); empty: the shipped ``mj-{network}.pt`` (``network`` = ``dqn`` or ``ddqn``).
-    ``alpha`` and ``depth`` shape the tree (module text), ``ron_rate`` the discard wins before
+    ``alpha`` and ``depth`` shape the tree and ``leaf`` places its leaves (module text),
+    ``ron_rate`` the discard wins before
     an in-tree draw of a ready hand (:class:`ValueSearch`; 0 = the paper's self-draws only),
     ``defence`` the claim rule's (greedy's); ``threads`` sets torch's threads (0 = leave).
     """
@@ -184,6 +208,7 @@ class CombinedAgent:
         network: str = "ddqn",
         name: str = "",
         exact_leaves: bool = False,
+        leaf: str = "discard",
     ) -> None:
         if network not in NETWORKS:
             raise ConfigError(f"combined Expectimax network {network!r}: must be one of {NETWORKS}")
@@ -195,13 +220,17 @@ class CombinedAgent:
                 f"{self.name}: depth must be >= 1, alpha in (0, 1], ron_rate >= 0; "
                 f"got depth={depth}, alpha={alpha}, ron_rate={ron_rate}"
             )
+        if leaf not in LEAVES:
+            raise ConfigError(f"{self.name}: leaf={leaf!r} must be one of {LEAVES}")
         self.model = QModel.load(resolve_model(model, network, agent=self.name))
+        self.leaf = leaf
         self.alpha = float(alpha)
         self.depth = int(depth)
         self.ron_rate = float(ron_rate)
         self.exact_leaves = exact_leaves
         self.rule = GreedyAgent(seed, defence=defence)
-        self.leaf_evaluator = QLeafEvaluator(self.model)
+        # leaf=draw values a leaf in points, the in-tree wins' unit; leaf=discard as it was
+        self.leaf_evaluator = QLeafEvaluator(self.model, self.model.score_scale if leaf == "draw" else 1.0)
         self.last_search: CombinedSearch | None = None
         """The search behind the latest discard (for inspection, tests and benchmarks)."""
         self.last_values: dict[int, float] = {}
@@ -240,7 +269,7 @@ class CombinedAgent:
         """Value of each root discard the search expands (of ``allowed``, default every held kind)."""
         held = [k for k in range(NUM_KINDS) if obs.hand[k] and (allowed is None or k in allowed)]
         search = CombinedSearch(obs, self.depth, self.alpha, QOrdering(self.model, obs), self.ron_rate,
-                                self.exact_leaves)
+                                self.exact_leaves, self.leaf)
         self.last_search = search
         ctx = self.context(obs)
         search.prefetch(ctx, obs.hand, held)

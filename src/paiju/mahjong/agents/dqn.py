@@ -71,6 +71,9 @@ class QModel:
             raise ConfigError(f"mahjong Q-model {label}: {outputs} outputs, expected {NUM_KINDS}")
         self.net = net.eval()
         self.meta = meta
+        config = meta.get("config") or {}
+        self.score_scale = float(config.get("score_scale", 1.0))
+        """Points per unit of Q (the training's ``score_scale``; 1 for a model without one)."""
         self.forwards = 0
         """Forward passes so far (a search makes a few per decision: a test counts them)."""
 
@@ -195,10 +198,16 @@ def leaf_observation(observation: MahjongObservation, leaf: LeafState) -> Mahjon
 
 class QLeafEvaluator:
     """A :class:`~paiju.mahjong.agents.value.LeafValueEvaluator`: each leaf's ``max Q`` over
-    the kinds of its hand, all leaves in one forward pass."""
+    the kinds of its hand, times ``scale``, all leaves in one forward pass.
 
-    def __init__(self, model: QModel) -> None:
+    A 3k+1 leaf is encoded as a turn before its draw; a 3k+2 leaf (a turn after the draw, the
+    combined tree's ``leaf=draw``) with its last in-tree draw as the tile just drawn, as the
+    network saw such positions in training.
+    """
+
+    def __init__(self, model: QModel, scale: float = 1.0) -> None:
         self.model = model
+        self.scale = float(scale)
 
     def evaluate(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
         if not leaves:
@@ -221,6 +230,10 @@ class QLeafEvaluator:
             [f for _, f in rivers],
             [_leaf_live_tiles(observation, leaf) for leaf in unique],
         )
+        drawn = [(i, leaf.draws[-1]) for i, leaf in enumerate(unique) if sum(leaf.hand) % 3 == 2]
+        if drawn:
+            rows, tiles = zip(*drawn, strict=True)
+            kinds[list(rows), F.DRAWN, list(tiles)] = 1.0
         mask = torch.from_numpy(np.asarray([leaf.hand for leaf in unique], dtype=np.int64) > 0)
         values = masked_max(self.model.q_features(kinds, scalars), mask).numpy().astype(np.float64)
-        return values[slots]
+        return self.scale * values[slots]
