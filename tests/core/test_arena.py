@@ -327,3 +327,14 @@ def test_cli_table_and_bad_input_exit_code() -> None:
     assert bad.stderr.strip().splitlines() == [
         "error: 21 games is not a whole number of deals: this format plays every deal 2 times; use 20 or 22"
     ]
+
+
+def test_an_agent_that_cannot_be_built_fails_before_a_record_folder_is_started(tmp_path) -> None:
+    # a model file that does not exist is only found by the agent's constructor; the run must
+    # stop before writing its configuration, or the corrected run would be refused as another
+    out = tmp_path / "rec"
+    with pytest.raises(ConfigError, match="nope.pt"):
+        run_games("connect_four", [f"az:model={tmp_path / 'nope.pt'}", "random"], 2, fmt="swap", out_dir=out)
+    assert not out.exists()
+    done = run_games("connect_four", ["random", "random"], 2, fmt="swap", out_dir=out)
+    assert done.played == 2

@@ -354,6 +354,10 @@ def setup_match(
     if not agent_specs:
         raise ConfigError("no agents given")
     specs = tuple(str(registry.resolve(s)) for s in agent_specs)
+    for spec in specs:
+        # build each agent once: what only its constructor checks (a model file that is missing
+        # or for another game) fails here, before a record folder is started with this run
+        registry.make(spec, seed=0)
     fmt = fmt or entry.default_format
     lineup_list = tuple(lineups(fmt, len(specs), entry))
     if isinstance(seed, bool) or not isinstance(seed, int):
