@@ -154,6 +154,14 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest"], 2, "give two deck keys"),
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest,nope"], 2, "no deck 'nope'"),
     (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),
+    # --- az train (issue 17, item 6) ---------------------------------------------------
+    (["az", "train", "-g", "connect_four"], 2, "Missing option '--out'"),
+    (["az", "train", "-g", "tictactoe", "--out", "{missing}"], 2, "AlphaZero trains connect_four, gomoku"),
+    (["az", "train", "-g", "nosuch", "--out", "{missing}"], 2, "--game 'nosuch'"),
+    (["az", "train", "-g", "gomoku", "-o", "size=9", "--out", "{missing}"], 2, "no option 'size'"),
+    (["az", "train", "-g", "gomoku", "-o", "rows=2", "--out", "{missing}"], 2, "win_length=5 must be between"),
+    (["az", "train", "-g", "connect_four", "--out", "{file}"], 2, "is a file, not a folder"),
+    (["az", "train", "-g", "connect_four", "--out", "{missing}", "--games", "0"], 2, "'--games'"),
     # --- yuxi match --------------------------------------------------------------------
     (["yuxi", "match", "greedy"], 2, "Missing argument"),
     (["yuxi", "match", "greedy", "nosuch"], 2, "unknown yuxi agent 'nosuch'"),

@@ -208,7 +208,7 @@ def _mcts_against_random(games: int, simulations: int) -> None:
 
 
 def test_registry() -> None:
-    assert REGISTRY.names() == ["mcts", "random"]
+    assert REGISTRY.names() == ["az", "mcts", "random"]
     agent = REGISTRY.make("mcts:simulations=50,c=2.0", seed=0)
     state = _play([3, 3])
     assert agent.act(state.observation(0), state.legal_actions()) in range(7)

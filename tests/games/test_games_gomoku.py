@@ -153,7 +153,7 @@ def test_mcts_takes_a_win_and_blocks_a_loss() -> None:
 
 
 def test_registries() -> None:
-    assert REGISTRY.names() == ["mcts", "random"]
+    assert REGISTRY.names() == ["az", "mcts", "random"]
     small = Gomoku(5, win_length=4)
     agent = registry_for(small).make("mcts:simulations=30", seed=0)
     state = small.new_initial_state()

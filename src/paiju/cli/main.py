@@ -29,6 +29,7 @@ GROUPS: dict[str, tuple[str, str]] = {
         "paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, training, bot, referee."
     ),
     "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance, match, train-az."),
+    "az": ("paiju.cli.az", "AlphaZero on connect four and gomoku: train (yuxi: paiju yuxi train-az)."),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
     "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),

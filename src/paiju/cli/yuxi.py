@@ -8,6 +8,25 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from paiju.cli.az_options import (
+    BatchSizeOpt,
+    BlocksOpt,
+    ChannelsOpt,
+    COpt,
+    GamesOpt,
+    HiddenOpt,
+    IterationsOpt,
+    LrOpt,
+    OutOpt,
+    ResumeOpt,
+    SimulationsOpt,
+    StepsOpt,
+    TemperatureMovesOpt,
+    WindowOpt,
+    command_line,
+    iteration_report,
+    train_config,
+)
 from paiju.cli.common import console, print_json
 from paiju.cli.validate import (
     MAX_SEED,
@@ -614,28 +633,13 @@ def _rooms(
 
 @app.command("train-az", cls=LimitsHelpCommand)
 def train_az(
-    out_dir: Annotated[
-        Path,
-        typer.Option(
-            "--out", parser=output_dir, help="Folder of the run: checkpoint, samples, model, metrics."
-        ),
-    ],
-    iterations: Annotated[
-        int, typer.Option("--iterations", min=1, max=100_000, help="Iterations to reach.")
-    ] = 40,
-    games: Annotated[
-        int, typer.Option("--games", min=1, max=10_000, help="Self-play games per iteration.")
-    ] = 32,
-    simulations: Annotated[
-        int, typer.Option("--simulations", min=1, max=5_000, help="Searches of self-play, per decision.")
-    ] = 64,
-    temperature_moves: Annotated[
-        int, typer.Option("--temperature-moves", min=0, max=1_000,
-                          help="Decisions of a game (both seats) played by sampling the visit counts.")
-    ] = 8,
-    c: Annotated[
-        float, typer.Option("--c", min=0.0, max=100.0, help="PUCT exploration constant of self-play.")
-    ] = 2.0,
+    ctx: typer.Context,
+    out_dir: OutOpt,
+    iterations: IterationsOpt = 40,
+    games: GamesOpt = 32,
+    simulations: SimulationsOpt = 64,
+    temperature_moves: TemperatureMovesOpt = 8,
+    c: COpt = 2.0,
     search_hidden: Annotated[
         str,
         typer.Option(
@@ -653,55 +657,37 @@ def train_az(
         ),
     ] = None,
     die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
-    channels: Annotated[int, typer.Option("--channels", min=1, max=256, help="Conv channels.")] = 32,
-    blocks: Annotated[int, typer.Option("--blocks", min=0, max=20, help="Residual blocks.")] = 2,
-    hidden: Annotated[int, typer.Option("--hidden", min=1, max=2048, help="Penultimate layer width.")] = 256,
-    steps: Annotated[
-        int, typer.Option("--steps", min=1, max=100_000, help="Learner steps per iteration.")
-    ] = 60,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=8192, help="Minibatch size.")] = 256,
-    window: Annotated[
-        int, typer.Option("--window", min=1, max=1000, help="Iterations of samples replayed.")
-    ] = 6,
-    lr: Annotated[float, typer.Option("--lr", min=1e-6, max=1.0, help="Adam learning rate.")] = 1e-3,
+    channels: ChannelsOpt = 32,
+    blocks: BlocksOpt = 2,
+    hidden: HiddenOpt = 256,
+    steps: StepsOpt = 60,
+    batch_size: BatchSizeOpt = 256,
+    window: WindowOpt = 6,
+    lr: LrOpt = 1e-3,
     seed: SeedOpt = 0,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the run in --out (same options).")
-    ] = False,
+    resume: ResumeOpt = False,
     cards_file: CardsFileOpt = None,
     decks_file: DecksFileOpt = None,
 ) -> None:
     """Train an AlphaZero model for yuxi by self-play (resumable; see docs/alphazero.md)."""
-    import shlex
-    import sys
 
-    from paiju.algorithms.alphazero.selfplay import HIDDEN_MODES, SearchSettings
-    from paiju.algorithms.alphazero.train import TrainConfig, train
+    from paiju.algorithms.alphazero.selfplay import HIDDEN_MODES
+    from paiju.algorithms.alphazero.train import train
 
     if search_hidden not in HIDDEN_MODES:
         raise ConfigError(f"--search-hidden {search_hidden!r}: use one of {', '.join(HIDDEN_MODES)}")
     rooms = _rooms(boards, decks, die, cards_file, decks_file)
-    config = TrainConfig(
-        seed=seed, iterations=iterations, games_per_iteration=games,
-        search=SearchSettings(
-            simulations=simulations, c=c, temperature_moves=temperature_moves, hidden=search_hidden
-        ),
-        channels=channels, blocks=blocks, hidden=hidden, steps_per_iteration=steps, batch_size=batch_size,
-        window=window, lr=lr,
+    config = train_config(
+        seed=seed, iterations=iterations, games=games, simulations=simulations, c=c,
+        temperature_moves=temperature_moves, search_hidden=search_hidden, channels=channels, blocks=blocks,
+        hidden=hidden, steps=steps, batch_size=batch_size, window=window, lr=lr,
     )
-
-    def report(row: dict[str, Any]) -> None:
-        console.print(
-            f"iteration {row['iteration'] + 1}/{iterations}: {row['samples']} samples, "
-            f"value loss {row['value_loss']:.3f}, policy loss {row['policy_loss']:.3f}, "
-            f"self-play {row['selfplay_s']:.0f} s, learning {row['learn_s']:.0f} s"
-        )
-
-    command = "paiju " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line(ctx)
     train(config, rooms, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
-          meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()}, on_iteration=report)
+          meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()},
+          on_iteration=iteration_report(iterations))
     console.print(f"model: {out_dir / 'model.pt'} (play it with az:model={out_dir / 'model.pt'})")
 
 

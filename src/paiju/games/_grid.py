@@ -17,7 +17,8 @@ import numpy as np
 
 from paiju.core.agents import AgentRegistry, UniformRandomAgent
 from paiju.core.errors import CorruptRecordError, IllegalMoveError
-from paiju.core.protocol import Game, State
+from paiju.core.protocol import Agent, Game, State
+from paiju.core.rng import SeedLike
 
 MARKS = "xo"
 """Stone/mark letters by seat, as OpenSpiel prints them (seat 0 = ``x`` moves first)."""
@@ -153,11 +154,27 @@ def replay_observation(
     return state
 
 
-def board_registry(game: Game, mcts_simulations: int) -> AgentRegistry:
-    """The agents every board game offers: ``random`` and ``mcts:simulations=...``."""
+def board_registry(game: Game, mcts_simulations: int, az: bool = False) -> AgentRegistry:
+    """The agents every board game offers: ``random`` and ``mcts:simulations=...``; with ``az``
+    also ``az:model=PATH,simulations=N,seconds=S,c=C,batch=B`` (a model of ``paiju train-az``)."""
     from paiju.algorithms.mcts import register_mcts_agent
 
     registry = AgentRegistry(game.info.name)
     registry.register("random", lambda seed=None: UniformRandomAgent(seed), {}, "uniform over legal moves")
     register_mcts_agent(registry, game, simulations=mcts_simulations)
+    if az:
+
+        def make_az(seed: SeedLike = None, **params: Any) -> Agent:
+            from paiju.games.grid_encoding import az_agent  # imports this module's games
+
+            return az_agent(game, seed, **params)
+
+        registry.register(
+            "az", make_az, {"model": "", "simulations": 200, "seconds": 0.0, "c": 2.0, "batch": 8},
+            "AlphaZero: PUCT guided by a policy/value network (model = a model.pt of paiju train-az); "
+            "seconds > 0: a time budget per move instead of simulations",
+            limits={"simulations": (0, 100_000), "seconds": (0.0, 60.0), "c": (0.0, 100.0),
+                    "batch": (1, 256)},
+            file_params=("model",),
+        )
     return registry

@@ -223,5 +223,5 @@ class ConnectFour:
         return replay_observation(ConnectFourState(self), observation, ConnectFourObservation)
 
 
-REGISTRY = board_registry(ConnectFour(), mcts_simulations=1000)
+REGISTRY = board_registry(ConnectFour(), mcts_simulations=1000, az=True)
 """``random`` and ``mcts:simulations=N,...`` for connect four."""

@@ -200,7 +200,7 @@ class Gomoku:
 
 def registry_for(game: Gomoku, mcts_simulations: int = 400) -> AgentRegistry:
     """``random`` and ``mcts:simulations=N,...`` for a gomoku board of any size."""
-    return board_registry(game, mcts_simulations=mcts_simulations)
+    return board_registry(game, mcts_simulations=mcts_simulations, az=True)
 
 
 REGISTRY = registry_for(Gomoku())

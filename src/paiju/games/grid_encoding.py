@@ -5,19 +5,28 @@ nothing else. Planes ``(2, rows, cols)``: the stones of the seat to move, the op
 stones (AlphaZero's canonical view: the network always sees the board from the mover's side).
 Vector: the fraction of the board filled and whether the seat to move is seat 0. One policy
 head over the game's actions (connect four: the column; gomoku: the cell), no second step.
+
+The ``az`` agent of both games' registries (:func:`az_agent`) and the training setup of
+``paiju train-az`` (:func:`board_setup`) are here too; a model records :func:`az_game_id`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from paiju.core.protocol import Action, State
+from paiju.core.errors import ConfigError
+from paiju.core.protocol import Action, Game, State
+from paiju.core.rng import SeedLike
+from paiju.games import load_game
 from paiju.games._grid import BoardObservation
 from paiju.games.connect_four import COLUMNS, ROWS, ConnectFour
 from paiju.games.gomoku import Gomoku
+
+if TYPE_CHECKING:
+    from paiju.algorithms.alphazero.agent import AZAgent
 
 
 class _GridEncoder:
@@ -93,3 +102,39 @@ def gomoku_setup(seed: int) -> tuple[Gomoku, GomokuEncoder]:
     """The AlphaZero training setup of gomoku of issue 17: 9×9, five in a row."""
     game = Gomoku(rows=9, win_length=5)
     return game, GomokuEncoder(game)
+
+
+# ---- AlphaZero on these boards: what a model is trained on, the agent, the training setup ------
+def az_encoder(game: Game) -> ConnectFourEncoder | GomokuEncoder:
+    """The AlphaZero encoder of ``game`` (connect four or gomoku of any board)."""
+    if isinstance(game, ConnectFour):
+        return ConnectFourEncoder(game)
+    if isinstance(game, Gomoku):
+        return GomokuEncoder(game)
+    raise ConfigError(f"AlphaZero: no encoder for {game.info.name} (connect_four and gomoku have one)")
+
+
+def az_game_id(game: Game) -> dict[str, Any]:
+    """What a model of ``game`` is trained on (recorded in the model; the agent checks it)."""
+    encoder = az_encoder(game)
+    board: dict[str, Any] = {"game": game.info.name, "rows": encoder.rows, "cols": encoder.cols}
+    if isinstance(game, Gomoku):
+        board["win_length"] = game.win_length
+    return board
+
+
+BoardEncoder = ConnectFourEncoder | GomokuEncoder
+
+
+def board_setup(name: str, options: dict[str, Any], seed: int) -> tuple[Game, BoardEncoder]:
+    """The training setup of game ``name`` built with ``options`` (every game the same room;
+    ``functools.partial(board_setup, name, options)`` is the picklable setup)."""
+    game = load_game(name, **options)
+    return game, az_encoder(game)
+
+
+def az_agent(game: Game, seed: SeedLike = None, **params: Any) -> AZAgent:
+    """The ``az`` agent of a board game's registry (:class:`~paiju.algorithms.alphazero.agent.AZAgent`)."""
+    from paiju.algorithms.alphazero.agent import AZAgent  # torch only when an agent is built
+
+    return AZAgent(game, az_encoder(game), az_game_id(game), seed, **params)

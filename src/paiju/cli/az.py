@@ -1,0 +1,101 @@
+"""`paiju az`: AlphaZero on any game of the core protocol that has an encoder (connect four, gomoku).
+
+The same trainer as `paiju yuxi train-az` (:mod:`paiju.algorithms.alphazero.train`), the game
+given by name and rule options as in `paiju arena`; the model it writes plays as
+``az:model=PATH`` in `paiju arena -g GAME` (docs/alphazero.md).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated
+
+import typer
+
+from paiju.cli.az_options import (
+    BatchSizeOpt,
+    BlocksOpt,
+    ChannelsOpt,
+    COpt,
+    GamesOpt,
+    HiddenOpt,
+    IterationsOpt,
+    LrOpt,
+    OutOpt,
+    ResumeOpt,
+    SimulationsOpt,
+    StepsOpt,
+    TemperatureMovesOpt,
+    WindowOpt,
+    command_line,
+    iteration_report,
+    train_config,
+)
+from paiju.cli.common import console
+from paiju.cli.validate import MAX_SEED, MAX_WORKERS, LimitsHelpCommand, game_options
+from paiju.core.errors import ConfigError
+from paiju.core.runner import Backend
+
+app = typer.Typer(no_args_is_help=True)
+
+BOARD_GAMES = ("connect_four", "gomoku")
+"""The games with an AlphaZero encoder (:mod:`paiju.games.grid_encoding`)."""
+
+
+@app.command("train", cls=LimitsHelpCommand)
+def train(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Option("--game", "-g", help="connect_four or gomoku.")],
+    out_dir: OutOpt,
+    options: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", help="A rule option KEY=VALUE, repeatable: gomoku rows=9, win_length=5."
+        ),
+    ] = None,
+    iterations: IterationsOpt = 40,
+    games: GamesOpt = 32,
+    simulations: SimulationsOpt = 64,
+    temperature_moves: TemperatureMovesOpt = 8,
+    c: COpt = 2.0,
+    channels: ChannelsOpt = 32,
+    blocks: BlocksOpt = 2,
+    hidden: HiddenOpt = 256,
+    steps: StepsOpt = 60,
+    batch_size: BatchSizeOpt = 256,
+    window: WindowOpt = 6,
+    lr: LrOpt = 1e-3,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")] = 0,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local self-play processes.")
+    ] = 1,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Self-play as Ray tasks ($RAY_ADDRESS, else a local Ray).")
+    ] = False,
+    resume: ResumeOpt = False,
+) -> None:
+    """Train an AlphaZero model by self-play (resumable; the result does not depend on --workers)."""
+
+    from paiju.algorithms.alphazero.train import train as run_training
+    from paiju.games import load_game
+    from paiju.games.grid_encoding import az_game_id, board_setup
+
+    if game not in BOARD_GAMES:
+        raise ConfigError(
+            f"--game {game!r}: AlphaZero trains {', '.join(BOARD_GAMES)} here (yuxi: paiju yuxi train-az)"
+        )
+    rules = game_options(game, options)
+    game_id = az_game_id(load_game(game, **rules))
+    config = train_config(
+        seed=seed, iterations=iterations, games=games, simulations=simulations, c=c,
+        temperature_moves=temperature_moves, search_hidden="determinize", channels=channels, blocks=blocks,
+        hidden=hidden, steps=steps, batch_size=batch_size, window=window, lr=lr,
+    )
+    command = command_line(ctx)
+    run_training(
+        config, functools.partial(board_setup, game, rules), out_dir, resume=resume,
+        backend=Backend(workers=workers, ray=ray), progress=True, meta={"command": command},
+        game_id=game_id, on_iteration=iteration_report(iterations),
+    )
+    model = out_dir / "model.pt"
+    console.print(f"model: {model} (play it with paiju arena -g {game} -a az:model={model},...)")
