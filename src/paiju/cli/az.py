@@ -17,6 +17,7 @@ from paiju.cli.az_options import (
     BlocksOpt,
     ChannelsOpt,
     COpt,
+    Default,
     GamesOpt,
     HiddenOpt,
     IterationsOpt,
@@ -53,18 +54,18 @@ def train(
             "--option", "-o", help="A rule option KEY=VALUE, repeatable: gomoku rows=9, win_length=5."
         ),
     ] = None,
-    iterations: IterationsOpt = 40,
-    games: GamesOpt = 32,
-    simulations: SimulationsOpt = 64,
-    temperature_moves: TemperatureMovesOpt = 8,
-    c: COpt = 2.0,
-    channels: ChannelsOpt = 32,
-    blocks: BlocksOpt = 2,
-    hidden: HiddenOpt = 256,
-    steps: StepsOpt = 60,
-    batch_size: BatchSizeOpt = 256,
-    window: WindowOpt = 6,
-    lr: LrOpt = 1e-3,
+    iterations: IterationsOpt = Default.iterations,
+    games: GamesOpt = Default.games,
+    simulations: SimulationsOpt = Default.simulations,
+    temperature_moves: TemperatureMovesOpt = Default.temperature_moves,
+    c: COpt = Default.c,
+    channels: ChannelsOpt = Default.channels,
+    blocks: BlocksOpt = Default.blocks,
+    hidden: HiddenOpt = Default.hidden,
+    steps: StepsOpt = Default.steps,
+    batch_size: BatchSizeOpt = Default.batch_size,
+    window: WindowOpt = Default.window,
+    lr: LrOpt = Default.lr,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")] = 0,
     workers: Annotated[
         int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local self-play processes.")
@@ -86,11 +87,7 @@ def train(
         )
     rules = game_options(game, options)
     game_id = az_game_id(load_game(game, **rules))
-    config = train_config(
-        seed=seed, iterations=iterations, games=games, simulations=simulations, c=c,
-        temperature_moves=temperature_moves, search_hidden="determinize", channels=channels, blocks=blocks,
-        hidden=hidden, steps=steps, batch_size=batch_size, window=window, lr=lr,
-    )
+    config = train_config(ctx.params)
     command = command_line(ctx)
     run_training(
         config, functools.partial(board_setup, game, rules), out_dir, resume=resume,

@@ -44,22 +44,28 @@ LrOpt = Annotated[float, typer.Option("--lr", min=1e-6, max=1.0, help="Adam lear
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the run in --out (same options).")]
 
 
-def train_config(
-    *, seed: int, iterations: int, games: int, simulations: int, c: float, temperature_moves: int,
-    search_hidden: str, channels: int, blocks: int, hidden: int, steps: int, batch_size: int,
-    window: int, lr: float,
-) -> TrainConfig:
-    """The trainer's configuration from the command's options."""
+class Default:
+    """The options' defaults, the same for both commands."""
+
+    iterations, games, simulations, temperature_moves, c = 40, 32, 64, 8, 2.0
+    channels, blocks, hidden = 32, 2, 256
+    steps, batch_size, window, lr = 60, 256, 6, 1e-3
+
+
+def train_config(params: dict[str, Any], search_hidden: str = "determinize") -> TrainConfig:
+    """The trainer's configuration from a command's parsed options (``ctx.params``)."""
     from paiju.algorithms.alphazero.selfplay import SearchSettings
     from paiju.algorithms.alphazero.train import TrainConfig
 
+    p = params
     return TrainConfig(
-        seed=seed, iterations=iterations, games_per_iteration=games,
+        seed=p["seed"], iterations=p["iterations"], games_per_iteration=p["games"],
         search=SearchSettings(
-            simulations=simulations, c=c, temperature_moves=temperature_moves, hidden=search_hidden
+            simulations=p["simulations"], c=p["c"], temperature_moves=p["temperature_moves"],
+            hidden=search_hidden,
         ),
-        channels=channels, blocks=blocks, hidden=hidden, steps_per_iteration=steps, batch_size=batch_size,
-        window=window, lr=lr,
+        channels=p["channels"], blocks=p["blocks"], hidden=p["hidden"], steps_per_iteration=p["steps"],
+        batch_size=p["batch_size"], window=p["window"], lr=p["lr"],
     )
 
 

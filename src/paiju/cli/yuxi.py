@@ -13,6 +13,7 @@ from paiju.cli.az_options import (
     BlocksOpt,
     ChannelsOpt,
     COpt,
+    Default,
     GamesOpt,
     HiddenOpt,
     IterationsOpt,
@@ -635,11 +636,11 @@ def _rooms(
 def train_az(
     ctx: typer.Context,
     out_dir: OutOpt,
-    iterations: IterationsOpt = 40,
-    games: GamesOpt = 32,
-    simulations: SimulationsOpt = 64,
-    temperature_moves: TemperatureMovesOpt = 8,
-    c: COpt = 2.0,
+    iterations: IterationsOpt = Default.iterations,
+    games: GamesOpt = Default.games,
+    simulations: SimulationsOpt = Default.simulations,
+    temperature_moves: TemperatureMovesOpt = Default.temperature_moves,
+    c: COpt = Default.c,
     search_hidden: Annotated[
         str,
         typer.Option(
@@ -657,13 +658,13 @@ def train_az(
         ),
     ] = None,
     die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
-    channels: ChannelsOpt = 32,
-    blocks: BlocksOpt = 2,
-    hidden: HiddenOpt = 256,
-    steps: StepsOpt = 60,
-    batch_size: BatchSizeOpt = 256,
-    window: WindowOpt = 6,
-    lr: LrOpt = 1e-3,
+    channels: ChannelsOpt = Default.channels,
+    blocks: BlocksOpt = Default.blocks,
+    hidden: HiddenOpt = Default.hidden,
+    steps: StepsOpt = Default.steps,
+    batch_size: BatchSizeOpt = Default.batch_size,
+    window: WindowOpt = Default.window,
+    lr: LrOpt = Default.lr,
     seed: SeedOpt = 0,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
@@ -679,11 +680,7 @@ def train_az(
     if search_hidden not in HIDDEN_MODES:
         raise ConfigError(f"--search-hidden {search_hidden!r}: use one of {', '.join(HIDDEN_MODES)}")
     rooms = _rooms(boards, decks, die, cards_file, decks_file)
-    config = train_config(
-        seed=seed, iterations=iterations, games=games, simulations=simulations, c=c,
-        temperature_moves=temperature_moves, search_hidden=search_hidden, channels=channels, blocks=blocks,
-        hidden=hidden, steps=steps, batch_size=batch_size, window=window, lr=lr,
-    )
+    config = train_config(ctx.params, search_hidden)
     command = command_line(ctx)
     train(config, rooms, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
           meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()},
