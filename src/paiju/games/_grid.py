@@ -170,11 +170,13 @@ def board_registry(game: Game, mcts_simulations: int, az: bool = False) -> Agent
             return az_agent(game, seed, **params)
 
         registry.register(
-            "az", make_az, {"model": "", "simulations": 200, "seconds": 0.0, "c": 2.0, "batch": 8},
+            "az", make_az,
+            {"model": "", "simulations": 200, "seconds": 0.0, "c": 2.0, "batch": 8, "threads": 1},
             "AlphaZero: PUCT guided by a policy/value network (model = a model.pt of paiju train-az); "
             "seconds > 0: a time budget per move instead of simulations",
             limits={"simulations": (0, 100_000), "seconds": (0.0, 60.0), "c": (0.0, 100.0),
-                    "batch": (1, 256)},
+                    "batch": (1, 256), "threads": (0, 64)},
+            process_wide={"threads": "sets torch's thread count for the whole process"},
             file_params=("model",),
         )
     return registry

@@ -49,6 +49,7 @@ class AZAgent:
         seconds: float = 0.0,
         c: float = 2.0,
         batch: int = 8,
+        threads: int = 1,
         name: str | None = None,
     ) -> None:
         if not model:
@@ -57,16 +58,21 @@ class AZAgent:
             raise ConfigError(
                 f"az: simulations={simulations} and seconds={seconds} must be >= 0, one of them > 0"
             )
-        if not 1 <= batch <= MAX_BATCH or not c >= 0:
-            raise ConfigError(f"az: batch={batch} must be in 1..{MAX_BATCH}, c={c} >= 0")
+        if not 1 <= batch <= MAX_BATCH or not c >= 0 or threads < 0:
+            raise ConfigError(
+                f"az: batch={batch} must be in 1..{MAX_BATCH}, c={c} >= 0, threads={threads} >= 0"
+            )
         net, meta = load_checkpoint(model)
         found = trained_on(meta, game_id)
         if found != game_id:
             raise ConfigError(f"az: model {model!r} was trained on {found}, this game is {game_id}")
         self.model = model
         self.meta = meta
-        # no threads=: an agent in a shared process leaves torch's thread setting alone
-        self.evaluator = NetworkEvaluator(net, encoder, num_players=game.info.num_players)
+        # one thread by default: a small network's batches of a few positions run several times
+        # slower on torch's default of one thread per core, the more so when other processes
+        # (arena workers, the opponent) share the cores; 0 leaves torch's setting alone
+        self.evaluator = NetworkEvaluator(net, encoder, num_players=game.info.num_players,
+                                          threads=threads or None)
         rng = as_generator(seed)
         self.search = MCTSAgent(
             game,
