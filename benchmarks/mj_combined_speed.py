@@ -106,7 +106,8 @@ def measure_one(config: str, count: int, seed: int) -> dict[str, Any]:
         agent.last_search = None
     return {
         "config": config, "trunk": trunk, "depth": int(depth), "alpha": float(alpha),
-        "exact_leaves": "exact" in rest, "leaf": "draw" if "draw" in rest else "discard", "parameters": count_parameters(net), "decisions": len(rows),
+        "exact_leaves": "exact" in rest, "leaf": "draw" if "draw" in rest else "discard",
+        "parameters": count_parameters(net), "decisions": len(rows),
         **{key: _quantiles([r[key] for r in rows]) for key in ("cpu", "wall", "visits", "leaves", "q_nodes")},
         "forwards_max": max(r["forwards"] for r in rows),
     }
@@ -115,7 +116,8 @@ def measure_one(config: str, count: int, seed: int) -> dict[str, Any]:
 def table(results: list[dict[str, Any]]) -> str:
     lines = [
         "| leaf network | depth | α | leaves | decisions | CPU median | CPU p95 | wall median | wall p95 "
-        "| leaf after | leaves in tree (median) | distinct leaves valued (median / p95) | Q-pruned nodes (median) "
+        "| leaf after | leaves in tree (median) | distinct leaves valued (median / p95) "
+        "| Q-pruned nodes (median) "
         "| forwards |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]

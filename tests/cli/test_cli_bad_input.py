@@ -159,7 +159,7 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["az", "train", "-g", "tictactoe", "--out", "{missing}"], 2, "AlphaZero trains connect_four, gomoku"),
     (["az", "train", "-g", "nosuch", "--out", "{missing}"], 2, "--game 'nosuch'"),
     (["az", "train", "-g", "gomoku", "-o", "size=9", "--out", "{missing}"], 2, "no option 'size'"),
-    (["az", "train", "-g", "gomoku", "-o", "rows=2", "--out", "{missing}"], 2, "win_length=5 must be between"),
+    (["az", "train", "-g", "gomoku", "-o", "rows=2", "--out", "{missing}"], 2, "win_length=5 must be"),
     (["az", "train", "-g", "connect_four", "--out", "{file}"], 2, "is a file, not a folder"),
     (["az", "train", "-g", "connect_four", "--out", "{missing}", "--games", "0"], 2, "'--games'"),
     # --- yuxi match --------------------------------------------------------------------

@@ -333,7 +333,7 @@ def test_an_agent_that_cannot_be_built_fails_before_a_record_folder_is_started(t
     # a model file that does not exist is only found by the agent's constructor; the run must
     # stop before writing its configuration, or the corrected run would be refused as another
     out = tmp_path / "rec"
-    with pytest.raises(ConfigError, match="nope.pt"):
+    with pytest.raises(ConfigError, match=r"nope\.pt"):
         run_games("connect_four", [f"az:model={tmp_path / 'nope.pt'}", "random"], 2, fmt="swap", out_dir=out)
     assert not out.exists()
     done = run_games("connect_four", ["random", "random"], 2, fmt="swap", out_dir=out)

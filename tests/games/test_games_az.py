@@ -61,11 +61,11 @@ def test_the_agent_takes_a_win_in_one(c4_model: Path) -> None:
 
 def test_a_model_of_another_board_or_rule_is_refused(tmp_path: Path, c4_model: Path) -> None:
     gomoku = load_game("gomoku", rows=9, win_length=5)
-    with pytest.raises(ConfigError, match="trained on .*connect_four.*this game is .*gomoku"):
+    with pytest.raises(ConfigError, match=r"trained on .*connect_four.*this game is .*gomoku"):
         agent_registry(gomoku).make(f"az:model={c4_model}")
     model = _train(tmp_path / "g", "gomoku", 1, "-o", "rows=7", "-o", "win_length=4")
     # the same 7x7 planes, another rule: refused by what the model records, not by its shape
-    with pytest.raises(ConfigError, match="'win_length': 4.*'win_length': 5"):
+    with pytest.raises(ConfigError, match=r"'win_length': 4.*'win_length': 5"):
         agent_registry(load_game("gomoku", rows=7, win_length=5)).make(f"az:model={model}")
     agent_registry(load_game("gomoku", rows=7, win_length=4)).make(f"az:model={model}")
     with pytest.raises(ConfigError, match="simulations=0 and seconds=0"):
