@@ -6,6 +6,7 @@ One declaration per option (name, range, help), so the two commands cannot drift
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -69,7 +70,7 @@ def train_config(params: dict[str, Any], search_hidden: str = "determinize") -> 
     )
 
 
-def iteration_report(iterations: int) -> Any:
+def iteration_report(iterations: int) -> Callable[[dict[str, Any]], None]:
     """The per-iteration line both commands print."""
 
     def report(row: dict[str, Any]) -> None:

@@ -156,7 +156,7 @@ def replay_observation(
 
 def board_registry(game: Game, mcts_simulations: int, az: bool = False) -> AgentRegistry:
     """The agents every board game offers: ``random`` and ``mcts:simulations=...``; with ``az``
-    also ``az:model=PATH,simulations=N,seconds=S,c=C,batch=B`` (a model of ``paiju train-az``)."""
+    also ``az:model=PATH,simulations=N,seconds=S,c=C,batch=B`` (a model of ``paiju az train``)."""
     from paiju.algorithms.mcts import register_mcts_agent
 
     registry = AgentRegistry(game.info.name)
@@ -172,7 +172,7 @@ def board_registry(game: Game, mcts_simulations: int, az: bool = False) -> Agent
         registry.register(
             "az", make_az,
             {"model": "", "simulations": 200, "seconds": 0.0, "c": 2.0, "batch": 8, "threads": 1},
-            "AlphaZero: PUCT guided by a policy/value network (model = a model.pt of paiju train-az); "
+            "AlphaZero: PUCT guided by a policy/value network (model = a model.pt of paiju az train); "
             "seconds > 0: a time budget per move instead of simulations",
             limits={"simulations": (0, 100_000), "seconds": (0.0, 60.0), "c": (0.0, 100.0),
                     "batch": (1, 256), "threads": (0, 64)},

@@ -7,7 +7,7 @@ Vector: the fraction of the board filled and whether the seat to move is seat 0.
 head over the game's actions (connect four: the column; gomoku: the cell), no second step.
 
 The ``az`` agent of both games' registries (:func:`az_agent`) and the training setup of
-``paiju train-az`` (:func:`board_setup`) are here too; a model records :func:`az_game_id`.
+``paiju az train`` (:func:`board_setup`) are here too; a model records :func:`az_game_id`.
 """
 
 from __future__ import annotations
@@ -105,7 +105,10 @@ def gomoku_setup(seed: int) -> tuple[Gomoku, GomokuEncoder]:
 
 
 # ---- AlphaZero on these boards: what a model is trained on, the agent, the training setup ------
-def az_encoder(game: Game) -> ConnectFourEncoder | GomokuEncoder:
+BoardEncoder = ConnectFourEncoder | GomokuEncoder
+
+
+def az_encoder(game: Game) -> BoardEncoder:
     """The AlphaZero encoder of ``game`` (connect four or gomoku of any board)."""
     if isinstance(game, ConnectFour):
         return ConnectFourEncoder(game)
@@ -121,9 +124,6 @@ def az_game_id(game: Game) -> dict[str, Any]:
     if isinstance(game, Gomoku):
         board["win_length"] = game.win_length
     return board
-
-
-BoardEncoder = ConnectFourEncoder | GomokuEncoder
 
 
 def board_setup(name: str, options: dict[str, Any], seed: int) -> tuple[Game, BoardEncoder]:

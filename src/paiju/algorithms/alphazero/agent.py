@@ -27,6 +27,7 @@ from paiju.core.protocol import Action, Game
 from paiju.core.rng import SeedLike, as_generator
 
 MAX_BATCH = 256
+"""Most leaves an AlphaZero agent sends to the network in one call (yuxi's agent too)."""
 
 
 def trained_on(meta: dict[str, Any], game_id: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +54,9 @@ class AZAgent:
         name: str | None = None,
     ) -> None:
         if not model:
-            raise ConfigError(f"az on {game.info.name}: give model=PATH (a model of paiju train-az)")
+            raise ConfigError(
+                f"az on {game.info.name}: give model=PATH (the model.pt of a paiju az train run)"
+            )
         if simulations < 0 or seconds < 0 or (simulations == 0 and seconds == 0):
             raise ConfigError(
                 f"az: simulations={simulations} and seconds={seconds} must be >= 0, one of them > 0"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from paiju.algorithms.alphazero import NetworkEvaluator
+from paiju.algorithms.alphazero.agent import MAX_BATCH
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
 from paiju.algorithms.mcts import MCTSAgent
 from paiju.core.errors import ConfigError
@@ -28,7 +29,6 @@ from paiju.yuxi.encoding import YuxiEncoder
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiObservation
 from paiju.yuxi.phases import PH_SWAP
 
-MAX_BATCH = 256
 SHIPPED_MODEL = Path(__file__).resolve().parents[1] / "models" / "az.pt"
 """The shipped AlphaZero model (``paiju/yuxi/models/az.pt``), used when no ``model`` is given."""
 
