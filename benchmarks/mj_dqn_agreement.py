@@ -30,15 +30,21 @@ import numpy as np
 import torch
 
 from paiju.algorithms.dqn import load_model
-from paiju.mahjong.train_dqn import HandTask, TrainConfig, play_hand
+from paiju.mahjong.train_dqn import HandExperience, HandTask, TrainConfig, play_hand
 
 
 def agreement(models: list[Path], hands: int, seed: int, behaviour_depth: int = 1) -> dict[str, Any]:
     spec = TrainConfig(out="unused", behaviour_depth=behaviour_depth).behaviour_spec()
-    plays = [play_hand(HandTask(10_000_000 + i, seed + i, spec)) for i in range(hands)]
+    plays_by_features: dict[str, list[HandExperience]] = {}
     out: dict[str, Any] = {"behaviour": str(spec), "hands": hands, "seed": seed, "models": {}}
     for path in models:
-        net, _ = load_model(path)
+        net, meta = load_model(path)
+        version = meta["features"]  # the same hands and decisions, in the model's feature set
+        if version not in plays_by_features:
+            plays_by_features[version] = [
+                play_hand(HandTask(10_000_000 + i, seed + i, spec, features=version)) for i in range(hands)
+            ]
+        plays = plays_by_features[version]
         agree, ranks, legal_kinds, spreads = 0, [], [], []
         for exp in plays:
             with torch.no_grad():

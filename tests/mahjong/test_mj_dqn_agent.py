@@ -98,6 +98,27 @@ def test_leaf_evaluator_is_max_q_of_each_leaf_position(model_path: Path) -> None
     assert evaluator.evaluate(obs, []).shape == (0,)
 
 
+def test_a_shape_feature_model_sees_its_features_on_every_path(tmp_path: Path) -> None:
+    size = F.flat_size(F.SHAPE_VERSION)
+    net = seeded_network(QNetConfig((size,), NUM_KINDS, kind="mlp", hidden=(16,)), 5)
+    path = save_model(tmp_path / "mj-shape.pt", net, {"features": F.SHAPE_VERSION})
+    model = QModel.load(path)
+    obs, leaves = _leaves(7)
+    # the agent's own turn: the network on the shape vector of the observation
+    want = net(torch.from_numpy(F.encode_flat(obs, F.SHAPE_VERSION)[None]))[0].detach()
+    torch.testing.assert_close(model.q_values([obs])[0], want)
+    # a search leaf: the same as encoding the leaf's observation on its own
+    values = QLeafEvaluator(model).evaluate(obs, leaves)
+    for leaf, value in zip(leaves, values, strict=True):
+        q = net(torch.from_numpy(F.encode_flat(leaf_observation(obs, leaf), F.SHAPE_VERSION)[None]))
+        assert value == pytest.approx(max(q[0, k].item() for k in range(NUM_KINDS) if leaf.hand[k]), rel=1e-6)
+    # a base-size network labelled with the shape set is refused, naming the expected input
+    bad = save_model(tmp_path / "bad.pt", seeded_network(QNetConfig((F.FLAT_SIZE,), 34, kind="mlp"), 0),
+                     {"features": F.SHAPE_VERSION})
+    with pytest.raises(ConfigError, match=f"flat features \\({size},\\) of 'mj-features-2'"):
+        REGISTRY.make(f"dqn:model={bad}")
+
+
 def test_leaf_evaluator_plugs_into_the_value_expectimax(model_path: Path) -> None:
     agent = ValueExpectimaxAgent(0, depth=1, leaf_evaluator=QLeafEvaluator(QModel.load(model_path)))
     state = MahjongGame().new_hand(seed=6)

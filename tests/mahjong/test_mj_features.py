@@ -235,3 +235,65 @@ def test_batched_own_turn_encoding_equals_encoding_each_position() -> None:
             np.testing.assert_array_equal(scalars[i], s_one)
             checked += 1
     assert checked >= 20
+
+
+def _shape_of(hand: str, unseen: dict[str, int]) -> dict[str, tuple[float, float, float, float]]:
+    """The shape block of a hand given its unseen copies, per held kind (via the kinds array)."""
+    kinds = np.zeros((1, F.NUM_KIND_FEATURES, 34), dtype=np.float32)
+    counts = np.asarray(parse_counts(hand))
+    seen = np.zeros(34, dtype=np.int64)
+    for tile, n in unseen.items():
+        seen[parse_counts(tile).index(1)] = n
+    kinds[0, F.HAND : F.HAND + 4] = counts[None, :] >= np.arange(1, 5)[:, None]
+    kinds[0, F.UNSEEN : F.UNSEEN + 4] = seen[None, :] >= np.arange(1, 5)[:, None]
+    block = F.shape_features(kinds)[0]
+    assert block.shape == (F.SHAPE_SIZE,)
+    per_kind = block[:-1].reshape(F.SHAPE_PLANES, 34)
+    names = "mpsz"
+    return {f"{k % 9 + 1}{names[k // 9]}": tuple(float(x) for x in per_kind[:, k])
+            for k in range(34) if counts[k]} | {"best": (float(block[-1]),) * 4}
+
+
+def test_shape_block_of_a_hand_checked_hand() -> None:
+    # five sets, a lone 東 and a stray 9s: dropping either stray leaves a single wait (ready),
+    # waiting on the other one's unseen copies; dropping a tile of a set leaves 1-shanten
+    shape = _shape_of("123456789m123456p1z9s", {"1z": 3, "9s": 2, "7p": 4, "3p": 1})
+    assert shape["9s"] == pytest.approx((1.0, 0.0, 3 / F.MAX_EFFECTIVE, 1.0))  # keeps 1z: 3 live
+    assert shape["1z"] == pytest.approx((1.0, 0.0, 2 / F.MAX_EFFECTIVE, 2 / 3))  # keeps 9s: 2 of 3
+    first, rise, _, share = shape["1m"]
+    assert (first, rise, share) == (0.0, 0.25, 0.0)  # one shanten above the lowest
+    assert shape["best"][0] == 0.0  # ready after the best discard
+
+
+def test_shape_block_counts_only_unseen_copies() -> None:
+    # the same hand with every 1z and 9s visible elsewhere: still ready by shape, nothing live
+    shape = _shape_of("123456789m123456p1z9s", {})
+    assert shape["9s"][:3] == (1.0, 0.0, 0.0) and shape["1z"][:3] == (1.0, 0.0, 0.0)
+
+
+def test_shape_feature_set_extends_the_flat_vector_and_keeps_the_leak_test() -> None:
+    assert F.flat_size(F.FEATURES_VERSION) == F.FLAT_SIZE
+    assert F.flat_size(F.SHAPE_VERSION) == F.FLAT_SIZE + F.SHAPE_SIZE
+    with pytest.raises(ValueError, match="unknown mahjong feature set 'mj-features-9'"):
+        F.flat_size("mj-features-9")
+    for state in _positions(3)[:6]:
+        player = state.current_player()
+        obs = state.observation(player)
+        flat = F.encode_flat(obs, F.SHAPE_VERSION)
+        np.testing.assert_array_equal(flat[: F.FLAT_SIZE], F.encode_flat(obs))
+        other = state.resample_from_infostate(player, 99)
+        np.testing.assert_array_equal(F.encode_flat(other.observation(player), F.SHAPE_VERSION), flat)
+
+
+def test_discard_shapes_are_greedys_ranking_numbers_on_random_hands() -> None:
+    from paiju.mahjong.agents.greedy import rank_discards
+
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        wall = rng.permutation(np.repeat(np.arange(34), 4))
+        size = int(rng.choice([17, 14, 11, 8, 5, 16]))  # turns after 0-4 melds, and a 3k+1 hand
+        hand = np.bincount(wall[:size], minlength=34)
+        unseen = 4 - hand - np.bincount(wall[size : size + 30], minlength=34)
+        want = sorted((k, sh, eff) for k, sh, eff, _ in rank_discards(hand.tolist(), unseen.tolist(), None,
+                                                                       defence=False))
+        assert F.discard_shapes(hand.tolist(), unseen.tolist()) == want

@@ -339,3 +339,18 @@ def test_train_dqn_command_writes_a_model_the_ddqn_agent_plays(tmp_path: Path, c
     played = play_game(MahjongGame(), [agent, REGISTRY.make("greedy"), agent, REGISTRY.make("greedy")], 3)
     assert played.state.is_terminal() and played.error is None
     assert any(p in (0, 2) and a < NUM_KINDS for p, a in zip(played.players, played.actions, strict=True))
+
+
+def test_a_shape_feature_run_records_and_learns_from_the_shape_vectors(tmp_path: Path) -> None:
+    cfg = tiny(tmp_path / "shape", features="shape", total_steps=80)
+    exp = play_hand(HandTask(0, derive_seed(cfg.seed, HAND, 0), cfg.behaviour_spec(), 0.0, F.SHAPE_VERSION))
+    assert exp.obs.shape[1] == F.flat_size(F.SHAPE_VERSION)
+    base = play_hand(HandTask(0, derive_seed(cfg.seed, HAND, 0), cfg.behaviour_spec()))
+    # the same hand, the same decisions: the base vector is the shape vector's head
+    np.testing.assert_array_equal(exp.obs[:, : F.FLAT_SIZE], base.obs)
+    summary = train(cfg)
+    net, meta = load_model(summary["model"])
+    assert meta["features"] == F.SHAPE_VERSION and net.config.input_shape == (F.flat_size(F.SHAPE_VERSION),)
+    assert "--features shape" in meta["command"]
+    with pytest.raises(ConfigError, match="is for the mlp trunk"):
+        check_config(replace(cfg, trunk="resnet"))

@@ -437,6 +437,9 @@ def train_dqn_command(
     channels: Annotated[int, typer.Option(min=1, max=256, help="ResNet width.")] = 32,
     blocks: Annotated[int, typer.Option(min=0, max=20, help="ResNet residual blocks (paper: 9).")] = 4,
     hidden: Annotated[str, typer.Option(help="MLP hidden widths, comma-separated.")] = "256,256",
+    features: Annotated[
+        str, typer.Option(help="MLP inputs: base (the paper's) or shape (plus shanten and effective tiles).")
+    ] = "base",
     steps: Annotated[int, typer.Option(min=1, max=100_000_000, help="Transitions to learn from.")] = 100_000,
     learning_starts: Annotated[int, typer.Option(min=0, max=100_000_000)] = 2_000,
     buffer: Annotated[int, typer.Option(min=1, max=2_000_000, help="Replay buffer capacity.")] = 20_000,
@@ -488,7 +491,8 @@ def train_dqn_command(
 
     config = TrainConfig(
         out=str(out), seed=seed, algorithm=algorithm, trunk=trunk, channels=channels, blocks=blocks,
-        hidden=_widths(hidden), total_steps=steps, learning_starts=learning_starts, buffer_size=buffer,
+        hidden=_widths(hidden), features=features, total_steps=steps, learning_starts=learning_starts,
+        buffer_size=buffer,
         batch_size=batch, lr=lr, gamma=gamma, target_sync_every=target_sync, train_every=train_every,
         shaping=shaping, score_scale=score_scale, search_advantages=search_advantages,
         behaviour=behaviour, behaviour_depth=behaviour_depth,

@@ -28,9 +28,14 @@ from dataclasses import replace
 import numpy as np
 
 from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation, Phase
+from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import COPIES, NUM_FLOWERS, NUM_KINDS, NUM_TILES, Meld
 
 FEATURES_VERSION = "mj-features-1"
+SHAPE_VERSION = "mj-features-2"
+"""The flat features plus the hand-shape block (:func:`shape_features`): ``--features shape``."""
+FEATURE_SETS = {"base": FEATURES_VERSION, "shape": SHAPE_VERSION}
+"""The feature sets a flat model may be trained on, by their name in a training command."""
 """Changes whenever the layout below does: a model records the version it was trained on."""
 BOARD = 19
 """Side of the zero-padded square plane (the paper's 19×19)."""
@@ -81,6 +86,11 @@ NUM_SCALARS = FLOWERS + NUM_PLAYERS
 NUM_PLANES = NUM_KIND_FEATURES + NUM_SCALARS
 PLANE_SHAPE = (NUM_PLANES, BOARD, BOARD)
 FLAT_SIZE = NUM_KIND_FEATURES * NUM_KINDS + NUM_SCALARS
+SHAPE_PLANES = 4
+"""Per-kind numbers of the hand-shape block (:func:`shape_features`)."""
+SHAPE_SIZE = SHAPE_PLANES * NUM_KINDS + 1
+MAX_EFFECTIVE = 80.0
+"""Scale of an effective-tile count (a 17-tile hand rarely has more than 80 live)."""
 
 _THRESHOLDS = np.arange(1, COPIES + 1)
 _PHASE_INDEX = {Phase.TURN: 0, Phase.CLAIM: 1, Phase.ROB: 2}
@@ -176,10 +186,18 @@ def planes_from_features(kinds: np.ndarray, scalars: np.ndarray) -> np.ndarray:
     return planes
 
 
-def flat_from_features(kinds: np.ndarray, scalars: np.ndarray) -> np.ndarray:
-    """Concatenate ``(B, NUM_KIND_FEATURES, 34)`` and ``(B, NUM_SCALARS)`` into ``(B, FLAT_SIZE)``."""
+def flat_from_features(
+    kinds: np.ndarray, scalars: np.ndarray, version: str = FEATURES_VERSION
+) -> np.ndarray:
+    """Concatenate ``(B, NUM_KIND_FEATURES, 34)`` and ``(B, NUM_SCALARS)`` into ``(B, FLAT_SIZE)``;
+    for :data:`SHAPE_VERSION` the :func:`shape_features` block follows."""
     batch = kinds.shape[0]
-    return np.concatenate([kinds.reshape(batch, -1), scalars], axis=1).astype(np.float32, copy=False)
+    parts = [kinds.reshape(batch, -1), scalars]
+    if version == SHAPE_VERSION:
+        parts.append(shape_features(kinds))
+    elif version != FEATURES_VERSION:
+        flat_size(version)  # raises, naming the known sets
+    return np.concatenate(parts, axis=1).astype(np.float32, copy=False)
 
 
 def planes_from_flat(flat: np.ndarray) -> np.ndarray:
@@ -205,9 +223,97 @@ def encode_planes_batch(observations: Sequence[MahjongObservation]) -> np.ndarra
     return planes_from_features(*_stack(observations))
 
 
-def encode_flat_batch(observations: Sequence[MahjongObservation]) -> np.ndarray:
-    """``(B, FLAT_SIZE)`` float32 vectors of every observation."""
-    return flat_from_features(*_stack(observations))
+def encode_flat_batch(
+    observations: Sequence[MahjongObservation], version: str = FEATURES_VERSION
+) -> np.ndarray:
+    """``(B, flat_size(version))`` float32 vectors of every observation."""
+    return flat_from_features(*_stack(observations), version=version)
+
+
+def flat_size(version: str) -> int:
+    """Length of a flat vector of feature set ``version`` (a :data:`FEATURE_SETS` value)."""
+    if version == FEATURES_VERSION:
+        return FLAT_SIZE
+    if version == SHAPE_VERSION:
+        return FLAT_SIZE + SHAPE_SIZE
+    raise ValueError(f"unknown mahjong feature set {version!r} (known: {', '.join(FEATURE_SETS.values())})")
+
+
+_LOWERING: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+"""Memo of :func:`discard_shapes`: a 3k+1 hand (suit indices, sets) -> its distance and the
+kinds whose draw lowers it. A search's leaves share most of their hands after a discard."""
+_LOWERING_SIZE = 200_000
+
+
+def discard_shapes(hand: list[int], unseen: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(kind, shanten after, effective tiles after)`` of discarding each held kind: the
+    numbers of :func:`~paiju.mahjong.agents.greedy.rank_discards` without its defence and
+    嚦咕嚦咕 (tested equal), for a search's thousands of leaves: only the draws that can lower
+    the shanten are looked at (:func:`~paiju.mahjong.agents.value.near_kinds`)."""
+    # the agents package imports this module: import from it when first used
+    from paiju.mahjong.agents.value import near_kinds
+
+    t = shanten_tables()
+    sets = (sum(hand) - 1) // 3
+    index = suit_indices(hand)
+    rows = []
+    for k in range(NUM_KINDS):
+        if hand[k]:
+            suit, step = KIND_SUIT[k], KIND_STEP[k]
+            hand[k] -= 1
+            index[suit] -= step
+            key = (index[0], index[1], index[2], index[3], sets)
+            got = _LOWERING.get(key)
+            if got is None:
+                d = t.distance_at(index, sets)
+                after = t.distances_after_draw(index, sets, near_kinds(hand, index))
+                got = (d, tuple(x for x in range(NUM_KINDS) if after[x] < d))
+                if len(_LOWERING) >= _LOWERING_SIZE:
+                    _LOWERING.clear()
+                _LOWERING[key] = got
+            d, lowering = got
+            eff = sum(unseen[x] for x in lowering)
+            rows.append((k, d - 1, eff))
+            index[suit] += step
+            hand[k] += 1
+    return rows
+
+
+def shape_features(kinds: np.ndarray) -> np.ndarray:
+    """``(B, SHAPE_SIZE)`` float32: what each discard does to the hand's shape, per kind.
+
+    Read from the encoded features themselves (own concealed hand and unseen copies are
+    planes of ``kinds``, ``(B, NUM_KIND_FEATURES, 34)``), so every path that builds features
+    -- an observation, a search leaf -- gets the same numbers. Per kind ``k`` held, after
+    discarding one ``k`` (:func:`~paiju.mahjong.agents.greedy.rank_discards`, greedy's own
+    ranking, toward the plain winning shape): 1 when it leaves the lowest shanten of the hand's
+    discards; the shanten above that lowest, / 4 (kinds not held: 1); the effective tiles
+    (unseen copies of the kinds that lower the shanten) / :data:`MAX_EFFECTIVE`; and their
+    share of the most any lowest-shanten discard keeps (0 off the lowest shanten). The last
+    number is the lowest shanten / 8. Why: a flat network has to learn shanten from the raw
+    tile counts, which 1,862 inputs and a few hundred thousand decisions do not teach it
+    (docs/results/mahjong-dqn.md); greedy play is these numbers, so a network given them can
+    spend its capacity on what greedy misses.
+    """
+    batch = kinds.shape[0]
+    out = np.zeros((batch, SHAPE_PLANES, NUM_KINDS), dtype=np.float32)
+    out[:, 1] = 1.0
+    best = np.zeros(batch, dtype=np.float32)
+    hands = kinds[:, HAND : HAND + COPIES].sum(axis=1).astype(np.int64)
+    unseen = kinds[:, UNSEEN : UNSEEN + COPIES].sum(axis=1).astype(np.int64)
+    for i in range(batch):
+        if not hands[i].any():
+            continue
+        rows = discard_shapes(hands[i].tolist(), unseen[i].tolist())
+        low = min(r[1] for r in rows)
+        most = max((r[2] for r in rows if r[1] == low), default=0)
+        for kind, sh, eff in rows:
+            out[i, 0, kind] = float(sh == low)
+            out[i, 1, kind] = min(sh - low, 4) / 4.0
+            out[i, 2, kind] = eff / MAX_EFFECTIVE
+            out[i, 3, kind] = eff / most if sh == low and most else 0.0
+        best[i] = max(low, 0) / 8.0
+    return np.concatenate([out.reshape(batch, -1), best[:, None]], axis=1)
 
 
 def encode_planes(obs: MahjongObservation) -> np.ndarray:
@@ -215,9 +321,9 @@ def encode_planes(obs: MahjongObservation) -> np.ndarray:
     return encode_planes_batch([obs])[0]
 
 
-def encode_flat(obs: MahjongObservation) -> np.ndarray:
-    """``(FLAT_SIZE,)`` float32 vector of one observation."""
-    return encode_flat_batch([obs])[0]
+def encode_flat(obs: MahjongObservation, version: str = FEATURES_VERSION) -> np.ndarray:
+    """``(flat_size(version),)`` float32 vector of one observation."""
+    return encode_flat_batch([obs], version)[0]
 
 
 def own_turn(

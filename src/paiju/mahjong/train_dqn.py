@@ -92,6 +92,9 @@ class TrainConfig:
     """ResNet residual blocks (2 * blocks + 2 layers; the paper's 20 layers: 9 blocks of 64)."""
     hidden: tuple[int, ...] = (256, 256)
     """MLP hidden widths."""
+    features: str = "base"
+    """The MLP's inputs: ``base`` (the paper's Table 1, flat) or ``shape`` (plus what each
+    discard does to the shanten and the effective tiles: ``paiju.mahjong.features.shape_features``)."""
     total_steps: int = 100_000
     """Transitions (discard decisions) to learn from."""
     learning_starts: int = 2_000
@@ -171,6 +174,12 @@ def check_config(cfg: TrainConfig) -> None:
         raise ConfigError(f"train-dqn algorithm={cfg.algorithm!r}: must be one of {', '.join(ALGORITHMS)}")
     if cfg.trunk not in TRUNKS:
         raise ConfigError(f"train-dqn trunk={cfg.trunk!r}: must be one of {', '.join(TRUNKS)}")
+    if cfg.features not in F.FEATURE_SETS:
+        raise ConfigError(f"train-dqn features={cfg.features!r}: must be one of {', '.join(F.FEATURE_SETS)}")
+    if cfg.features != "base" and cfg.trunk != "mlp":
+        raise ConfigError(
+            f"train-dqn features={cfg.features!r} is for the mlp trunk (the ResNet takes the planes)"
+        )
     if any(h < 1 for h in cfg.hidden):
         raise ConfigError(f"train-dqn hidden={cfg.hidden}: every width must be >= 1")
     if not 0 <= cfg.gamma <= 1 or cfg.lr <= 0 or cfg.grad_clip <= 0 or cfg.score_scale <= 0:
@@ -210,6 +219,8 @@ class HandTask:
     seed: int
     behaviour: AgentSpec
     epsilon: float = 0.0
+    features: str = F.FEATURES_VERSION
+    """The feature set recorded (:data:`paiju.mahjong.features.FEATURE_SETS`)."""
 
 
 @dataclass
@@ -220,7 +231,7 @@ class HandExperience:
     seat: np.ndarray
     """int64 (n,): the deciding seat."""
     obs: np.ndarray
-    """float16 (n, FLAT_SIZE): the flat features of its observation."""
+    """float16 (n, flat size of the run's feature set): the flat features of its observation."""
     mask: np.ndarray
     """bool (n, 34): its legal discards."""
     action: np.ndarray
@@ -246,10 +257,11 @@ class _RecordingSeat:
     """A seat of a training hand: plays the search's move and records each discard decision."""
 
     def __init__(self, search: ExpectimaxAgent, seat: int, log: _HandLog, epsilon: float = 0.0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, features: str = F.FEATURES_VERSION) -> None:
         self.name = f"train-dqn:{search.name}"
         self.search, self.seat, self.log = search, seat, log
         self.epsilon, self.rng = epsilon, np.random.default_rng(seed)
+        self.features = features
 
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
         obs: MahjongObservation = observation
@@ -263,7 +275,7 @@ class _RecordingSeat:
                 value = explored_value(self.search.last_values, action, value)
             mask = np.zeros(NUM_KINDS, dtype=np.bool_)
             mask[discards] = True
-            features = F.encode_flat(obs).astype(np.float16)
+            features = F.encode_flat(obs, self.features).astype(np.float16)
             valued = np.full(NUM_KINDS, np.nan)
             for kind, v in self.search.last_values.items():
                 if kind < NUM_KINDS:
@@ -287,7 +299,7 @@ def play_hand(task: HandTask) -> HandExperience:
     """Play hand ``task.index`` with four seats of the behaviour search (a runner task)."""
     log = _HandLog()
     seats = [_RecordingSeat(behaviour_agent(task.behaviour, derive_seed(task.seed, SEAT, s)), s, log,
-                            task.epsilon, derive_seed(task.seed, EXPLORE, s))
+                            task.epsilon, derive_seed(task.seed, EXPLORE, s), task.features)
              for s in range(NUM_PLAYERS)]
     played = play_game(MahjongGame(), seats, derive_seed(task.seed, WALL))
     rows = log.rows
@@ -295,7 +307,7 @@ def play_hand(task: HandTask) -> HandExperience:
     return HandExperience(
         index=task.index,
         seat=np.asarray([r[0] for r in rows], dtype=np.int64),
-        obs=np.stack([r[1] for r in rows]) if rows else np.zeros((0, F.FLAT_SIZE), np.float16),
+        obs=np.stack([r[1] for r in rows]) if rows else np.zeros((0, F.flat_size(task.features)), np.float16),
         mask=np.stack([r[2] for r in rows]) if rows else np.zeros((0, NUM_KINDS), np.bool_),
         action=np.asarray([r[3] for r in rows], dtype=np.int64),
         value=np.asarray([r[4] for r in rows], dtype=np.float64),
@@ -386,6 +398,7 @@ def build_learner(cfg: TrainConfig) -> DQNLearner:
 
     from paiju.algorithms.dqn import DQNConfig, DQNLearner, QNetConfig
 
+    flat = F.flat_size(F.FEATURE_SETS[cfg.features])
     if cfg.trunk == "resnet":
         net = QNetConfig(input_shape=F.PLANE_SHAPE, num_actions=NUM_KINDS, channels=cfg.channels,
                          blocks=cfg.blocks)
@@ -395,7 +408,7 @@ def build_learner(cfg: TrainConfig) -> DQNLearner:
 
         transform: Callable[[torch.Tensor], torch.Tensor] | None = to_planes
     else:
-        net = QNetConfig(input_shape=(F.FLAT_SIZE,), num_actions=NUM_KINDS, kind="mlp", hidden=cfg.hidden)
+        net = QNetConfig(input_shape=(flat,), num_actions=NUM_KINDS, kind="mlp", hidden=cfg.hidden)
         transform = None
     dqn = DQNConfig(
         double=cfg.algorithm == "ddqn", gamma=cfg.gamma, lr=cfg.lr, batch_size=cfg.batch_size,
@@ -403,7 +416,7 @@ def build_learner(cfg: TrainConfig) -> DQNLearner:
         buffer_capacity=cfg.buffer_size, seed=derive_seed(cfg.seed, 0), threads=cfg.threads,
         advantage_weight=cfg.search_advantages,
     )
-    return DQNLearner(net, dqn, obs_shape=(F.FLAT_SIZE,), obs_dtype=np.float16, transform=transform)
+    return DQNLearner(net, dqn, obs_shape=(flat,), obs_dtype=np.float16, transform=transform)
 
 
 PROBE = 256
@@ -468,8 +481,9 @@ def load_checkpoint(cfg: TrainConfig, learner: DQNLearner) -> RunState:
     from paiju.algorithms.torch_files import load_payload
 
     state = load_payload(checkpoint_path(cfg), "train-dqn checkpoint", RUN_FORMAT)
-    if state["identity"] != cfg.identity():
-        theirs, ours = state["identity"], cfg.identity()
+    # runs from before the feature sets were an option trained on the base set
+    theirs, ours = {"features": "base", **state["identity"]}, cfg.identity()
+    if theirs != ours:
         diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
         settings = ", ".join(f"{k}={theirs.get(k)!r}" for k in diff)
         raise ConfigError(
@@ -507,7 +521,8 @@ def refill_buffer(cfg: TrainConfig, learner: DQNLearner, run: RunState, sampling
     got, hand = 0, run.hand
     while got < need and hand >= 0:
         first = max(0, hand - cfg.hands_per_round + 1)
-        tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon)
+        tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon,
+                          F.FEATURE_SETS[cfg.features])
                  for i in range(first, hand + 1)]
         played = {exp.index: exp for exp in _play_all(tasks, cfg.workers)}
         for i in range(hand, first - 1, -1):
@@ -574,7 +589,7 @@ def _evaluate(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str,
 
 
 def model_meta(cfg: TrainConfig, run: RunState) -> dict[str, Any]:
-    return {"features": F.FEATURES_VERSION, "algorithm": cfg.algorithm, "config": asdict(cfg),
+    return {"features": F.FEATURE_SETS[cfg.features], "algorithm": cfg.algorithm, "config": asdict(cfg),
             "steps": run.step, "hands": run.hands_done, "command": command_line(cfg),
             "metrics": [m for m in run.metrics if m["kind"] == "eval"]
             + [m for m in run.metrics if m["kind"] == "train"][-1:]}
@@ -684,7 +699,8 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Progress = False)
         trainer = Trainer(cfg, learner, run, report)
         while not trainer.finished:
             first = run.hand
-            tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon)
+            tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon,
+                          F.FEATURE_SETS[cfg.features])
                      for i in range(first, first + cfg.hands_per_round)]
             run_tasks(play_hand, tasks, trainer.take, backend=Backend(workers=cfg.workers))
     return _finish(cfg, learner, run)

@@ -51,20 +51,24 @@ class QModel:
 
     def __init__(self, net: QNetwork, meta: dict[str, Any], label: str = "model") -> None:
         found = meta.get("features")
-        if found != F.FEATURES_VERSION:
+        known = tuple(F.FEATURE_SETS.values())
+        if found not in known:
             raise ConfigError(
                 f"mahjong Q-model {label}: trained on features {found!r}, this paiju encodes "
-                f"{F.FEATURES_VERSION!r} (retrain it)"
+                f"{' or '.join(repr(v) for v in known)} (retrain it)"
             )
+        self.version: str = found
+        """The feature set the model was trained on (:data:`~paiju.mahjong.features.FEATURE_SETS`)."""
         shape = net.config.input_shape
-        if shape == F.PLANE_SHAPE:
+        flat = (F.flat_size(found),)
+        if shape == F.PLANE_SHAPE and found == F.FEATURES_VERSION:
             self.planes = True
-        elif shape == (F.FLAT_SIZE,):
+        elif shape == flat:
             self.planes = False
         else:
             raise ConfigError(
                 f"mahjong Q-model {label}: input {shape} is neither the planes {F.PLANE_SHAPE} "
-                f"nor the flat features ({F.FLAT_SIZE},)"
+                f"nor the flat features {flat} of {found!r}"
             )
         if net.config.num_actions != NUM_KINDS:
             outputs = net.config.num_actions
@@ -87,7 +91,9 @@ class QModel:
         return _MODELS[key]
 
     def encode(self, observations: Sequence[MahjongObservation]) -> np.ndarray:
-        return F.encode_planes_batch(observations) if self.planes else F.encode_flat_batch(observations)
+        if self.planes:
+            return F.encode_planes_batch(observations)
+        return F.encode_flat_batch(observations, self.version)
 
     def q_values(self, observations: Sequence[MahjongObservation]) -> torch.Tensor:
         """``(B, 34)`` Q-values of the discard kinds."""
@@ -106,7 +112,7 @@ class QModel:
         parts = []
         for i in range(0, len(kinds), CHUNK):
             k, s = kinds[i : i + CHUNK], scalars[i : i + CHUNK]
-            x = F.planes_from_features(k, s) if self.planes else F.flat_from_features(k, s)
+            x = F.planes_from_features(k, s) if self.planes else F.flat_from_features(k, s, self.version)
             with torch.no_grad():
                 parts.append(self.net(torch.from_numpy(x)))
         self.forwards += 1
