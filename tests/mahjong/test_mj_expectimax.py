@@ -333,11 +333,16 @@ def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:
 
     rng = random.Random(14)
     tables = shanten_tables()
-    for _ in range(300):
+    quads = 0
+    for i in range(600):
         n = rng.choice([1, 4, 7, 10, 13, 16])
         hand = [0] * 34
-        for k in rng.sample([k for k in range(34) for _ in range(4)], n):
+        if i % 2 and n >= 4:  # every other hand holds a kind four times (its 4th copy cannot pair)
+            hand[rng.randrange(34)] = 4
+        pool = [k for k in range(34) for _ in range(4 - hand[k])]
+        for k in rng.sample(pool, n - sum(hand)):
             hand[k] += 1
+        quads += 4 in hand
         d0 = distance(hand)
         full = tables.distances_after_draw(suit_indices(hand), n // 3)
         near = set(near_kinds(hand))
@@ -348,6 +353,7 @@ def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:
                 assert full[t] == distance(after)
                 if t not in near:
                     assert full[t] == d0
+    assert quads >= 200
 
 
 # ---- the old agent and the registry -------------------------------------------------------------

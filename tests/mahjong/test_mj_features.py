@@ -292,6 +292,9 @@ def test_discard_shapes_are_greedys_ranking_numbers_on_random_hands() -> None:
     for _ in range(300):
         wall = rng.permutation(np.repeat(np.arange(34), 4))
         size = int(rng.choice([17, 14, 11, 8, 5, 16]))  # turns after 0-4 melds, and a 3k+1 hand
+        if rng.random() < 0.5:  # a kind held four times: its 4th copy can never pair
+            quad = int(wall[0])
+            wall = np.concatenate([[quad] * 4, wall[wall != quad]])
         hand = np.bincount(wall[:size], minlength=34)
         unseen = 4 - hand - np.bincount(wall[size : size + 30], minlength=34)
         want = sorted((k, sh, eff) for k, sh, eff, _ in rank_discards(hand.tolist(), unseen.tolist(), None,

@@ -159,9 +159,14 @@ def near_kinds(hand: Sequence[int], index: Sequence[int] | None = None) -> list[
     """Kinds a draw of which can lower the shanten: held ones and suited ones within 2 of a held one.
 
     A drawn tile with no copy and no neighbour in the hand joins no set, pair or partial set,
-    so the hand is as far from complete as before (checked on random hands by
-    ``tests/mahjong/test_mj_expectimax.py``). Cached per suit on the suit's base-5 index.
+    so the hand is as far from complete as before -- unless the hand holds a kind four times:
+    then its fourth copy is a single that can never pair, and any new tile can be the pair's
+    first half, so every kind is returned (checked on random hands, with and without a
+    quad, by ``tests/mahjong/test_mj_expectimax.py``). Cached per suit on the suit's base-5
+    index.
     """
+    if 4 in hand:
+        return list(range(NUM_KINDS))
     idx = suit_indices(hand) if index is None else index
     out: list[int] = []
     for suit in range(4):
