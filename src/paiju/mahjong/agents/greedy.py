@@ -41,6 +41,7 @@ from paiju.mahjong.agents._hand import (
     plays_ligu,
     threats,
 )
+from paiju.mahjong.features import discard_shapes
 from paiju.mahjong.game import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -64,6 +65,19 @@ def rank_discards(
     counts = list(hand)
     ligu = obs is not None and plays_ligu(obs)
     threat_seats = threats(obs) if (obs is not None and defence) else []
+    shapes = _ligu_shapes(counts, unseen) if ligu else discard_shapes(counts, unseen)
+    rows = [(k, sh, eff, danger(k, obs, unseen, threat_seats) if obs is not None else 0.0)
+            for k, sh, eff in shapes]
+    best_sh = min(r[1] for r in rows)
+    if threat_seats and best_sh >= 2:
+        rows.sort(key=lambda r: (r[3], r[1], -r[2], r[0]))
+    else:
+        rows.sort(key=lambda r: (r[1], -r[2], r[3], r[0]))
+    return rows
+
+
+def _ligu_shapes(counts: list[int], unseen: Sequence[int]) -> list[tuple[int, int, int]]:
+    """:func:`~paiju.mahjong.features.discard_shapes` toward either winning shape (嚦咕嚦咕 on)."""
     t = shanten_tables()
     sets = (sum(counts) - 1) // 3
     index = suit_indices(counts)
@@ -73,19 +87,10 @@ def rank_discards(
             suit, step = KIND_SUIT[k], KIND_STEP[k]
             counts[k] -= 1
             index[suit] -= step
-            sh = t.distance_at(index, sets) - 1
-            if ligu:
-                sh = min(sh, ligu_distance(counts) - 1)
-            eff = effective_total(counts, unseen, index, ligu)
+            sh = min(t.distance_at(index, sets), ligu_distance(counts)) - 1
+            rows.append((k, sh, effective_total(counts, unseen, index, True)))
             index[suit] += step
             counts[k] += 1
-            risk = danger(k, obs, unseen, threat_seats) if obs is not None else 0.0
-            rows.append((k, sh, eff, risk))
-    best_sh = min(r[1] for r in rows)
-    if threat_seats and best_sh >= 2:
-        rows.sort(key=lambda r: (r[3], r[1], -r[2], r[0]))
-    else:
-        rows.sort(key=lambda r: (r[1], -r[2], r[3], r[0]))
     return rows
 
 
