@@ -4,7 +4,9 @@ Positions: turn decisions with a discard due and at least two choices, from seed
 self-play (every ``--every``-th such decision, so early, middle and late hands appear),
 played through the one game loop (``play_game``, a ``before_move`` hook collects them).
 Networks: randomly initialised (seed 1) at the default sizes of ``QNetConfig`` — the ResNet
-(4 blocks x 32 channels on the 19×19 planes) and the flat MLP (256, 256) — since the time
+(4 blocks x 32 channels on the 19×19 planes), the flat MLP (256, 256), and trunk ``shape``:
+that MLP on the hand-shape feature set (``mj-features-2``, whose features cost more per
+leaf) — since the time
 does not depend on the weights. Each configuration runs in a **fresh process** (this
 script calls itself with ``--one``) with one torch thread, and times every decision of
 ``agent.act`` (wall clock and ``process_time``); it also reports per decision the leaves
@@ -16,9 +18,10 @@ Usage::
     .venv/bin/python benchmarks/mj_combined_speed.py [--positions 60] [--seed 18] \\
         [--configs mlp:2:0.6,resnet:2:0.6,resnet:1:0.6] [--out docs/results/mahjong-dqn-speed.json]
 
-A configuration is ``trunk:depth:alpha`` with an optional ``:exact`` (leaves keyed on their
-exact path instead of shared by hand and draws) and an optional ``:draw`` (the agent's
-``leaf=draw``: leaves after each discard's draw; default ``leaf=discard``).
+A configuration is ``trunk:depth:alpha`` (trunk ``mlp``, ``resnet`` or ``shape``) with an
+optional ``:exact`` (leaves keyed on their exact path instead of shared by hand and draws)
+and an optional ``:draw`` (the agent's ``leaf=draw``: leaves after each discard's draw;
+default ``leaf=discard``).
 """
 
 from __future__ import annotations
@@ -80,12 +83,13 @@ def measure_one(config: str, count: int, seed: int) -> dict[str, Any]:
 
     trunk, depth, alpha, *rest = config.split(":")
     torch.set_num_threads(1)
+    version = F.SHAPE_VERSION if trunk == "shape" else F.FEATURES_VERSION
     net_config = QNetConfig(F.PLANE_SHAPE, NUM_KINDS) if trunk == "resnet" else QNetConfig(
-        (F.FLAT_SIZE,), NUM_KINDS, kind="mlp")
+        (F.flat_size(version),), NUM_KINDS, kind="mlp")
     net = seeded_network(net_config, 1)
     cases = positions(count, seed)
     with tempfile.TemporaryDirectory() as tmp:
-        path = save_model(Path(tmp) / "mj-random.pt", net, {"features": F.FEATURES_VERSION})
+        path = save_model(Path(tmp) / "mj-random.pt", net, {"features": version})
         agent = CombinedAgent(
             model=str(path), depth=int(depth), alpha=float(alpha), exact_leaves="exact" in rest,
             leaf="draw" if "draw" in rest else "discard",
@@ -122,7 +126,8 @@ def table(results: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        name = "ResNet 4×32 (planes)" if r["trunk"] == "resnet" else "MLP 256-256 (flat)"
+        name = {"resnet": "ResNet 4×32 (planes)", "shape": "MLP 256-256 (flat + shape)"}.get(
+            r["trunk"], "MLP 256-256 (flat)")
         lines.append(
             f"| {name} | {r['depth']} | {r['alpha']} | {'exact path' if r['exact_leaves'] else 'shared'} "
             f"| {r['decisions']} | {r['cpu']['median']:.3f} s | {r['cpu']['p95']:.3f} s "

@@ -22,7 +22,7 @@ def test_a_shipped_model_carries_the_command_config_and_metrics_that_made_it(alg
     path = MODEL_DIR / f"mj-{algorithm}.pt"
     assert path.stat().st_size < 5_000_000
     _, meta = load_model(path)
-    assert meta["features"] == F.FEATURES_VERSION and meta["algorithm"] == algorithm
+    assert meta["features"] == F.SHAPE_VERSION and meta["algorithm"] == algorithm
     cfg = TrainConfig(**{**meta["config"], "hidden": tuple(meta["config"]["hidden"])})
     assert meta["command"] == command_line(cfg)  # the recorded command rebuilds this configuration
     assert meta["steps"] == cfg.total_steps
