@@ -189,7 +189,8 @@ class CombinedAgent:
     """Expectimax whose max nodes keep the top-k discards by Q and whose leaves are worth max Q.
 
     ``model`` is a model file (:func:`paiju.algorithms.dqn.save_model`, either feature set of
-    :data:`paiju.mahjong.features.FEATURE_SETS`); empty: the shipped ``mj-{network}.pt`` (``network`` = ``dqn`` or ``ddqn``).
+    :data:`paiju.mahjong.features.FEATURE_SETS`); empty: the shipped ``mj-{network}.pt``
+    (``network`` = ``dqn`` or ``ddqn``).
     ``alpha`` and ``depth`` shape the tree and ``leaf`` places its leaves (module text),
     ``ron_rate`` the discard wins before
     an in-tree draw of a ready hand (:class:`ValueSearch`; 0 = the paper's self-draws only),
