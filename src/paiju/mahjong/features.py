@@ -32,11 +32,11 @@ from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_ind
 from paiju.mahjong.tiles import COPIES, NUM_FLOWERS, NUM_KINDS, NUM_TILES, Meld
 
 FEATURES_VERSION = "mj-features-1"
+"""Changes whenever the layout below does: a model records the version it was trained on."""
 SHAPE_VERSION = "mj-features-2"
 """The flat features plus the hand-shape block (:func:`shape_features`): ``--features shape``."""
 FEATURE_SETS = {"base": FEATURES_VERSION, "shape": SHAPE_VERSION}
 """The feature sets a flat model may be trained on, by their name in a training command."""
-"""Changes whenever the layout below does: a model records the version it was trained on."""
 BOARD = 19
 """Side of the zero-padded square plane (the paper's 19×19)."""
 
@@ -191,12 +191,11 @@ def flat_from_features(
 ) -> np.ndarray:
     """Concatenate ``(B, NUM_KIND_FEATURES, 34)`` and ``(B, NUM_SCALARS)`` into ``(B, FLAT_SIZE)``;
     for :data:`SHAPE_VERSION` the :func:`shape_features` block follows."""
+    flat_size(version)  # an unknown set raises, naming the known ones
     batch = kinds.shape[0]
     parts = [kinds.reshape(batch, -1), scalars]
     if version == SHAPE_VERSION:
         parts.append(shape_features(kinds))
-    elif version != FEATURES_VERSION:
-        flat_size(version)  # raises, naming the known sets
     return np.concatenate(parts, axis=1).astype(np.float32, copy=False)
 
 
@@ -232,10 +231,9 @@ def encode_flat_batch(
 
 def flat_size(version: str) -> int:
     """Length of a flat vector of feature set ``version`` (a :data:`FEATURE_SETS` value)."""
-    if version == FEATURES_VERSION:
-        return FLAT_SIZE
-    if version == SHAPE_VERSION:
-        return FLAT_SIZE + SHAPE_SIZE
+    extra = {FEATURES_VERSION: 0, SHAPE_VERSION: SHAPE_SIZE}.get(version)
+    if extra is not None:
+        return FLAT_SIZE + extra
     raise ValueError(f"unknown mahjong feature set {version!r} (known: {', '.join(FEATURE_SETS.values())})")
 
 
@@ -246,10 +244,11 @@ _LOWERING_SIZE = 200_000
 
 
 def discard_shapes(hand: list[int], unseen: Sequence[int]) -> list[tuple[int, int, int]]:
-    """``(kind, shanten after, effective tiles after)`` of discarding each held kind: the
-    numbers of :func:`~paiju.mahjong.agents.greedy.rank_discards` without its defence and
-    嚦咕嚦咕 (tested equal), for a search's thousands of leaves: only the draws that can lower
-    the shanten are looked at (:func:`~paiju.mahjong.agents.value.near_kinds`)."""
+    """``(kind, shanten after, effective tiles after)`` of discarding each held kind, toward the
+    plain winning shape (greedy's :func:`~paiju.mahjong.agents.greedy.rank_discards` adds its
+    danger and the 嚦咕嚦咕 variant). Fast enough for a search's thousands of leaves: only the
+    draws that can lower the shanten are looked at (:func:`~paiju.mahjong.agents.value.near_kinds`;
+    tested against a look at all 34 draws). ``hand`` is changed while it runs and restored."""
     # the agents package imports this module: import from it when first used
     from paiju.mahjong.agents.value import near_kinds
 
@@ -285,10 +284,9 @@ def shape_features(kinds: np.ndarray) -> np.ndarray:
     Read from the encoded features themselves (own concealed hand and unseen copies are
     planes of ``kinds``, ``(B, NUM_KIND_FEATURES, 34)``), so every path that builds features
     -- an observation, a search leaf -- gets the same numbers. Per kind ``k`` held, after
-    discarding one ``k`` (:func:`~paiju.mahjong.agents.greedy.rank_discards`, greedy's own
-    ranking, toward the plain winning shape): 1 when it leaves the lowest shanten of the hand's
-    discards; the shanten above that lowest, / 4 (kinds not held: 1); the effective tiles
-    (unseen copies of the kinds that lower the shanten) / :data:`MAX_EFFECTIVE`; and their
+    discarding one ``k`` (:func:`discard_shapes`, greedy's own ranking numbers): 1 when it
+    leaves the lowest shanten of the hand's discards; the shanten above that lowest, / 4
+    (kinds not held: 1); the effective tiles (unseen copies of the kinds that lower the shanten) / :data:`MAX_EFFECTIVE`; and their
     share of the most any lowest-shanten discard keeps (0 off the lowest shanten). The last
     number is the lowest shanten / 8. Why: a flat network has to learn shanten from the raw
     tile counts, which 1,862 inputs and a few hundred thousand decisions do not teach it

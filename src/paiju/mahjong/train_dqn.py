@@ -152,6 +152,15 @@ class TrainConfig:
 
         return run_identity(self, ("out", "total_steps", "workers", "curve", "compact"))
 
+    def feature_version(self) -> str:
+        """The feature set's version string (what the buffer holds and the model records)."""
+        return F.FEATURE_SETS[self.features]
+
+    def hand_task(self, index: int) -> HandTask:
+        """Hand ``index`` of the run, as an actor plays it."""
+        return HandTask(index, derive_seed(self.seed, HAND, index), self.behaviour_spec(), self.epsilon,
+                        self.feature_version())
+
     def behaviour_spec(self) -> AgentSpec:
         """The behaviour agent's spec with the training depth."""
         spec = REGISTRY.resolve(self.behaviour)
@@ -398,7 +407,7 @@ def build_learner(cfg: TrainConfig) -> DQNLearner:
 
     from paiju.algorithms.dqn import DQNConfig, DQNLearner, QNetConfig
 
-    flat = F.flat_size(F.FEATURE_SETS[cfg.features])
+    flat = F.flat_size(cfg.feature_version())
     if cfg.trunk == "resnet":
         net = QNetConfig(input_shape=F.PLANE_SHAPE, num_actions=NUM_KINDS, channels=cfg.channels,
                          blocks=cfg.blocks)
@@ -521,9 +530,7 @@ def refill_buffer(cfg: TrainConfig, learner: DQNLearner, run: RunState, sampling
     got, hand = 0, run.hand
     while got < need and hand >= 0:
         first = max(0, hand - cfg.hands_per_round + 1)
-        tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon,
-                          F.FEATURE_SETS[cfg.features])
-                 for i in range(first, hand + 1)]
+        tasks = [cfg.hand_task(i) for i in range(first, hand + 1)]
         played = {exp.index: exp for exp in _play_all(tasks, cfg.workers)}
         for i in range(hand, first - 1, -1):
             tr = hand_transitions(played[i], cfg.shaping, cfg.score_scale)
@@ -589,7 +596,7 @@ def _evaluate(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str,
 
 
 def model_meta(cfg: TrainConfig, run: RunState) -> dict[str, Any]:
-    return {"features": F.FEATURE_SETS[cfg.features], "algorithm": cfg.algorithm, "config": asdict(cfg),
+    return {"features": cfg.feature_version(), "algorithm": cfg.algorithm, "config": asdict(cfg),
             "steps": run.step, "hands": run.hands_done, "command": command_line(cfg),
             "metrics": [m for m in run.metrics if m["kind"] == "eval"]
             + [m for m in run.metrics if m["kind"] == "train"][-1:]}
@@ -699,9 +706,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Progress = False)
         trainer = Trainer(cfg, learner, run, report)
         while not trainer.finished:
             first = run.hand
-            tasks = [HandTask(i, derive_seed(cfg.seed, HAND, i), cfg.behaviour_spec(), cfg.epsilon,
-                          F.FEATURE_SETS[cfg.features])
-                     for i in range(first, first + cfg.hands_per_round)]
+            tasks = [cfg.hand_task(i) for i in range(first, first + cfg.hands_per_round)]
             run_tasks(play_hand, tasks, trainer.take, backend=Backend(workers=cfg.workers))
     return _finish(cfg, learner, run)
 
