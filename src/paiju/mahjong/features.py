@@ -281,17 +281,17 @@ def discard_shapes(hand: list[int], unseen: Sequence[int]) -> list[tuple[int, in
 def shape_features(kinds: np.ndarray) -> np.ndarray:
     """``(B, SHAPE_SIZE)`` float32: what each discard does to the hand's shape, per kind.
 
-    Read from the encoded features themselves (own concealed hand and unseen copies are
-    planes of ``kinds``, ``(B, NUM_KIND_FEATURES, 34)``), so every path that builds features
-    -- an observation, a search leaf -- gets the same numbers. Per kind ``k`` held, after
-    discarding one ``k`` (:func:`discard_shapes`, greedy's own ranking numbers): 1 when it
-    leaves the lowest shanten of the hand's discards; the shanten above that lowest, / 4
-    (kinds not held: 1); the effective tiles (unseen copies of the kinds that lower the shanten) / :data:`MAX_EFFECTIVE`; and their
-    share of the most any lowest-shanten discard keeps (0 off the lowest shanten). The last
-    number is the lowest shanten / 8. Why: a flat network has to learn shanten from the raw
-    tile counts, which 1,862 inputs and a few hundred thousand decisions do not teach it
-    (docs/results/mahjong-dqn.md); greedy play is these numbers, so a network given them can
-    spend its capacity on what greedy misses.
+    Read from the encoded features themselves (own concealed hand and unseen copies are planes
+    of ``kinds``, ``(B, NUM_KIND_FEATURES, 34)``), so every path that builds features -- an
+    observation, a search leaf -- gets the same numbers. Per kind ``k`` held, after discarding
+    one ``k`` (:func:`discard_shapes`, greedy's own ranking numbers): 1 when it leaves the
+    lowest shanten of the hand's discards; the shanten above that lowest, / 4 (kinds not held:
+    1); the effective tiles (unseen copies of the kinds that lower the shanten) /
+    :data:`MAX_EFFECTIVE`; and their share of the most any lowest-shanten discard keeps (0 off
+    the lowest shanten). The last number is the lowest shanten / 8. Why: a flat network has to
+    learn shanten from the raw tile counts, which 1,862 inputs and a few hundred thousand
+    decisions do not teach it (docs/results/mahjong-dqn.md); greedy play is these numbers, so
+    a network given them can spend its capacity on what greedy misses.
     """
     batch = kinds.shape[0]
     out = np.zeros((batch, SHAPE_PLANES, NUM_KINDS), dtype=np.float32)
