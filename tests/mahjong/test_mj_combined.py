@@ -200,6 +200,31 @@ def test_leaf_values_are_max_q_of_the_leaf_position(
         assert leaf_value == pytest.approx(expected, rel=1e-5, abs=1e-4)
 
 
+def test_a_value_model_values_the_leaves_at_the_pruning_models_first_discard(models: dict[str, str]) -> None:
+    # ranked: Q = the kind index, so the pick is the highest held kind, rarely the valuer's own max
+    ranker, valuer = _net(models["ranked"]), _net(models["scaled"])
+    agent = REGISTRY.make(f"expectimax-ddqn:model={models['ranked']},value_model={models['scaled']},"
+                          f"depth=1,leaf=draw,alpha=0.4")
+    assert isinstance(agent, CombinedAgent)
+    obs, legal = _turn_positions(1, seed=41)[0]
+    agent.discard_values(obs, [a for a in legal if a < NUM_KINDS])
+    search = agent.last_search
+    assert search is not None and len(search.leaves) > 50
+    below_max = 0
+    for state, leaf_value in list(zip(search.leaves, agent.last_leaf_values, strict=True))[::11]:
+        position = _position(obs, state.hand, state.discards, state.draws)
+        rank, q = _q(ranker, position), _q(valuer, position)
+        held = [k for k in range(NUM_KINDS) if state.hand[k]]
+        pick = max(held, key=lambda k: (rank[k], -k))
+        assert pick == max(held)
+        assert leaf_value == pytest.approx(250.0 * q[pick], rel=1e-5, abs=1e-4)  # the valuer's scale
+        below_max += leaf_value < 250.0 * max(q[k] for k in held) - 1e-3
+    assert below_max  # not the valuer's own max Q
+    # the tree is still pruned by the ranking model
+    kept = search.expanded[(tuple(obs.hand), (), ())]
+    assert set(kept) == _top_k(_q(ranker, obs), obs.hand, len(kept))
+
+
 # ---- the tree ----------------------------------------------------------------------------------
 def _complete(hand: list[int], need_pair: bool = True) -> bool:
     """Sets (and one pair) only: an independent decomposition of a concealed hand."""
@@ -366,9 +391,13 @@ def test_specs_refuse_bad_models_and_parameters(
         CombinedAgent(model=models["random"], leaf="turn")
     with pytest.raises(ConfigError, match="leaf"):
         REGISTRY.make(f"expectimax-ddqn:model={models['random']},leaf=shanten")
+    with pytest.raises(ConfigError, match="does not exist"):
+        REGISTRY.make(f"expectimax-ddqn:model={models['random']},value_model={tmp_path / 'no-value.pt'}")
+    with pytest.raises(ConfigError, match="features 'mj-features-0'"):
+        REGISTRY.make(f"expectimax-ddqn:model={models['random']},value_model={old}")
 
 
 def test_registry_defaults_are_the_agent_class_defaults() -> None:
-    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate", "leaf")
+    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate", "leaf", "value_model")
     for name in ("expectimax-dqn", "expectimax-ddqn"):
         assert REGISTRY.describe()[name][0] == keyword_defaults(CombinedAgent, *names)

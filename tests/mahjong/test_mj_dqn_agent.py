@@ -98,6 +98,27 @@ def test_leaf_evaluator_is_max_q_of_each_leaf_position(model_path: Path) -> None
     assert evaluator.evaluate(obs, []).shape == (0,)
 
 
+def test_a_selector_picks_the_discard_and_the_model_values_it(model_path: Path, tmp_path: Path) -> None:
+    model = QModel.load(model_path)
+    other = save_model(tmp_path / "sel.pt", seeded_network(QNetConfig((F.FLAT_SIZE,), NUM_KINDS, kind="mlp",
+                                                                      hidden=(16,)), 11),
+                       {"features": F.FEATURES_VERSION})
+    selector = QModel.load(other)
+    obs, leaves = _leaves(4)
+    values = QLeafEvaluator(model, 2.0, selector=selector).evaluate(obs, leaves)
+    plain = QLeafEvaluator(model).evaluate(obs, leaves)
+    differ = 0
+    for leaf, value, top in zip(leaves, values, plain, strict=True):
+        x = torch.from_numpy(F.encode_flat(leaf_observation(obs, leaf))[None])
+        q, qs = model.net(x)[0].detach().numpy(), selector.net(x)[0].detach().numpy()
+        held = [k for k in range(NUM_KINDS) if leaf.hand[k]]
+        pick = max(held, key=lambda k: (qs[k], -k))  # the selector's first, lowest kind on ties
+        assert value == pytest.approx(2.0 * q[pick], rel=1e-6)
+        assert value <= 2.0 * top + 1e-6  # never above the model's own max
+        differ += value < 2.0 * top - 1e-6
+    assert differ  # two random networks disagree somewhere, so the test can fail
+
+
 def test_a_shape_feature_model_sees_its_features_on_every_path(tmp_path: Path) -> None:
     size = F.flat_size(F.SHAPE_VERSION)
     net = seeded_network(QNetConfig((size,), NUM_KINDS, kind="mlp", hidden=(16,)), 5)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 import torch
 
@@ -49,9 +50,10 @@ def data_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _replayed_decisions(seed: int, index: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+def _replayed_decisions(seed: int, index: int) -> list[tuple[np.ndarray, np.ndarray, int, float]]:
     """Hand ``index`` of a job replayed here from the documented seeds, with its own hooks: each
-    own-turn discard's features (from the state's observation), legal discards and the move."""
+    own-turn discard's features (from the state's observation), legal discards, the move and the
+    acting seat's points at the end of the hand."""
     hand_seed = derive_seed(derive_seed(seed, D.HAND, index), D.WALL)
     spec = REGISTRY.resolve(EXPERT)
     agents = [
@@ -65,15 +67,16 @@ def _replayed_decisions(seed: int, index: int) -> list[tuple[np.ndarray, np.ndar
         before.append((st.observation(player), list(st.legal_actions())) if player != CHANCE else None)
 
     played = play_game(MahjongGame(), agents, hand_seed, before_move=look)
+    points = played.state.returns()
     out = []
-    for seen, action in zip(before, played.actions, strict=True):
+    for seen, action, player in zip(before, played.actions, played.players, strict=True):
         if seen is None:
             continue
         obs, legal = seen
         if obs.phase == Phase.TURN and action < NUM_KINDS:
             mask = np.zeros(NUM_KINDS, dtype=np.bool_)
             mask[[a for a in legal if a < NUM_KINDS]] = True
-            out.append((F.encode_flat(obs), mask, int(action)))
+            out.append((F.encode_flat(obs), mask, int(action), float(points[player])))
     return out
 
 
@@ -84,15 +87,25 @@ def test_rows_equal_a_replayed_hand(data_file: Path) -> None:
         rows = np.flatnonzero(data.hand == index)
         replayed = _replayed_decisions(3, index)
         assert len(rows) == len(replayed) > 0
-        for r, (flat, mask, action) in zip(rows, replayed, strict=True):
+        for r, (flat, mask, action, points) in zip(rows, replayed, strict=True):
             np.testing.assert_array_equal(data.features[r], flat)
             np.testing.assert_array_equal(data.legal[r], mask)
-            assert data.discard[r] == action
+            assert data.discard[r] == action and data.score[r] == points
         # the planes are rebuilt exactly from the stored flat features
         assert np.array_equal(
             F.planes_from_flat(data.features[rows[:2]])[1], F.planes_from_flat(replayed[1][0][None])[0]
         )
     assert data.legal[np.arange(len(data)), data.discard].all()
+    # points: one per seat and hand, and a hand's four seats pay each other (their sum is 0)
+    seat = pq.read_table(data_file, columns=["seat"]).column("seat").to_numpy()
+    decided = 0
+    for index in range(8):
+        per_seat = {int(s_): set(data.score[(data.hand == index) & (seat == s_)].tolist())
+                    for s_ in range(NUM_PLAYERS)}
+        assert all(len(v) == 1 for v in per_seat.values())
+        assert sum(v.pop() for v in per_seat.values()) == 0
+        decided += bool(np.any(data.score[data.hand == index]))
+    assert decided  # some hand was won, so the column is not all zeros
     assert data.meta["cost"]["hands_timed"] == 8 and data.meta["cost"]["cpu_s_per_hand"] > 0
 
 
@@ -118,7 +131,7 @@ def test_an_interrupted_job_resumes_without_replaying_finished_chunks(
     D.generate(cfg)
     assert played == [0, 1, 2, 3, 4, 5, 6, 6, 7]  # only the unfinished chunk again
     a, b = D.load_data(out), D.load_data(data_file)
-    for name in ("hand", "features", "legal", "discard"):
+    for name in ("hand", "features", "legal", "discard", "score"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
     with pytest.raises(ConfigError, match="already exists"):
         D.generate(cfg)
@@ -280,3 +293,84 @@ def test_cli_end_to_end_writes_a_model_an_agent_plays(
         assert played.state.is_terminal() and 0 in played.players
     with pytest.raises(ConfigError, match=r"model='vit' is neither a shipped model \(linear, svm"):
         REGISTRY.make(REGISTRY.resolve("supervised:model=vit"), seed=0)
+
+
+# ---- value models (--target score) -----------------------------------------------------------
+def test_value_model_options_are_checked() -> None:
+    for bad, match in (({"target": "win"}, "target='win'"), ({"features": "planes"}, "features='planes'"),
+                       ({"features": "shape", "model": "cnn"}, "flat models"),
+                       ({"target": "score", "model": "svm"}, "svm is a discard classifier"),
+                       ({"target": "score", "score_scale": 0.0}, "score_scale")):
+        with pytest.raises(ConfigError, match=match):
+            train(SupervisedConfig(data="", out="", **bad))
+
+
+def test_a_value_model_regresses_the_points_on_shape_features(data_file: Path) -> None:
+    data = D.load_data(data_file)
+    cfg = SupervisedConfig(data="", out="", model="mlp", hidden=(64,), lr=1e-2, target="score",
+                           features="shape", score_scale=1000.0)
+    net, optimizer = build(cfg)
+    assert net.config.input_shape == (F.flat_size(F.SHAPE_VERSION),) and net.config.num_actions == 1
+    r = np.flatnonzero(data.score != 0)[:16]
+    x = torch.from_numpy(F.flat_in_version(data.features[r], F.SHAPE_VERSION))
+    y = torch.from_numpy((data.score[r] / 1000.0).astype(np.float32))
+    losses = []
+    for _ in range(30):
+        loss = loss_fn(cfg, net(x), torch.from_numpy(data.legal[r]), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.detach()))
+    # independent: the mean squared error of the points in thousands, computed here
+    with torch.no_grad():
+        out = net(x)
+        final = float(loss_fn(cfg, out, torch.from_numpy(data.legal[r]), y))
+    assert final == pytest.approx(float(np.mean((out[:, 0].numpy() - data.score[r] / 1000.0) ** 2)), rel=1e-5)
+    assert final < 0.5 * losses[0], losses
+
+
+def test_flat_in_version_is_the_observations_own_vector() -> None:
+    state = MahjongGame().new_hand(seed=4)
+    obs = state.observation(state.current_player())
+    base = F.encode_flat(obs)[None]
+    np.testing.assert_array_equal(F.flat_in_version(base, F.SHAPE_VERSION)[0],
+                                  F.encode_flat(obs, F.SHAPE_VERSION))
+    np.testing.assert_array_equal(F.flat_in_version(base, F.FEATURES_VERSION), base)
+
+
+def test_a_value_run_resumes_and_its_model_values_search_leaves(data_file: Path, tmp_path: Path) -> None:
+    from paiju.algorithms.dqn import load_model
+    from paiju.mahjong.agents.dqn import QLeafEvaluator, QModel
+
+    base = SupervisedConfig(data=str(data_file), out=str(tmp_path / "a"), model="mlp", epochs=2,
+                            batch_size=32, hidden=(16,), curve=False, validation=0.25, test=0.25,
+                            target="score", features="shape", score_scale=500.0)
+    whole = train(base)
+    part = replace(base, out=str(tmp_path / "b"), epochs=1)
+    train(part)
+    resumed = train(replace(part, epochs=2), resume=True)
+    losses = [[m["validation_loss"] for m in run["metrics"]] for run in (whole, resumed)]
+    assert losses[0] == losses[1]
+    assert set(whole["metrics"][0]) >= {"validation_correlation", "validation_mean_loss"}
+    assert whole["test_mean_loss"] > 0 and whole["features"] == F.SHAPE_VERSION
+    path = tmp_path / "a" / "mj-value-mlp.pt"
+    a, b = load_model(path)[0].state_dict(), load_model(tmp_path / "b" / "mj-value-mlp.pt")[0].state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    # as a search's leaf value: the network's output times the run's score_scale
+    model = QModel.load(path)
+    assert model.state_value and model.score_scale == 500.0
+    state = MahjongGame().new_hand(seed=9)
+    obs = state.observation(state.current_player())
+    from paiju.mahjong.agents import LeafState
+
+    after = list(obs.hand)
+    kind = next(k for k in range(NUM_KINDS) if after[k])
+    after[kind] -= 1
+    leaf = LeafState(tuple(after), (), tuple(obs.unseen_counts()), 20, (kind,), ())
+    value = QLeafEvaluator(model, model.score_scale).evaluate(obs, [leaf])[0]
+    from paiju.mahjong.agents.dqn import leaf_observation
+
+    x = torch.from_numpy(F.encode_flat(leaf_observation(obs, leaf), F.SHAPE_VERSION)[None])
+    assert value == pytest.approx(500.0 * float(model.net(x)[0, 0].detach()), rel=1e-5)
+    with pytest.raises(ConfigError, match="is a value model"):
+        REGISTRY.make(f"supervised:model={path}")

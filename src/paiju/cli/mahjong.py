@@ -686,6 +686,15 @@ def train_supervised_command(
     test: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for the test.")] = 0.1,
     threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads.")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    target: Annotated[
+        str, typer.Option(help="discard: the expert's discard; score: the hand's points (a value model).")
+    ] = "discard",
+    features: Annotated[
+        str, typer.Option(help="base, or shape (the hand-shape block; flat models only).")
+    ] = "base",
+    score_scale: Annotated[
+        float, typer.Option(min=1.0, max=1e6, help="Points per unit of a value model's output.")
+    ] = 1000.0,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON (no progress bar).")
     ] = False,
@@ -693,20 +702,34 @@ def train_supervised_command(
     """Train a supervised discard model on an expert's decisions (resumable; docs/mahjong.md §14).
 
     Writes OUT/mj-sup-MODEL.pt (play it with the agent spec supervised:model=PATH), metrics.jsonl,
-    curve.png, config.json, summary.json (the test accuracy) and checkpoint.pt.
+    curve.png, config.json, summary.json (the test accuracy) and checkpoint.pt. With --target score
+    a value model OUT/mj-value-MODEL.pt (the leaves of expectimax-ddqn:value_model=PATH,leaf=draw).
     """
     from paiju.mahjong.train_supervised import SupervisedConfig, train
 
     config = SupervisedConfig(
         data=str(data), out=str(out), model=model, seed=seed, epochs=epochs, batch_size=batch, lr=lr,
         weight_decay=weight_decay, hidden=_widths(hidden), channels=channels, blocks=blocks, growth=growth,
-        validation=validation, test=test, threads=threads,
+        validation=validation, test=test, threads=threads, target=target, features=features,
+        score_scale=score_scale,
     )
     summary = train(config, resume=resume, progress=not json_out)
     if json_out:
         print_json(summary)
         return
     last = summary["metrics"][-1]
+    if target == "score":
+        def r(x: float | None) -> str:
+            return "undefined" if x is None else f"{x:.3f}"
+
+        console.print(
+            f"{summary['model']} value model: {summary['epochs']} epochs, validation correlation "
+            f"{r(last['validation_correlation'])}, test correlation {r(summary['test_correlation'])} and "
+            f"squared error {summary['test_loss']:.4f} (the mean's {summary['test_mean_loss']:.4f}) on "
+            f"{summary['data']['test_rows']} positions of {summary['data']['hands']['test']} held-out hands; "
+            f"model {summary['model_file']}", markup=False,
+        )
+        return
     console.print(
         f"{summary['model']}: {summary['epochs']} epochs, "
         f"validation accuracy {100 * last['validation_accuracy']:.1f}%, "

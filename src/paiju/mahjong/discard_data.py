@@ -12,7 +12,10 @@ Every own-turn decision that is a discard becomes one row (``docs/mahjong.md`` Â
 * ``features``: the acting seat's flat features (:func:`paiju.mahjong.features.encode_flat`,
   float32 ``FLAT_SIZE``; :func:`paiju.mahjong.features.planes_from_flat` rebuilds the 19Ã—19
   planes from them exactly);
-* ``legal``: the 34 legal discard kinds (bool) and ``discard``: the kind the agent chose.
+* ``legal``: the 34 legal discard kinds (bool) and ``discard``: the kind the agent chose;
+* ``score`` (float32): the acting seat's points for the whole hand (its return: what it won or
+  paid when the hand ended), the Monte Carlo target of a value model
+  (``paiju mahjong train-supervised --target score``).
 
 Chunked and resumable: hands are played ``chunk`` at a time through the project's runner
 (:func:`paiju.core.runner.run_tasks`) and each chunk is written as its own Parquet file under
@@ -48,7 +51,8 @@ from paiju.mahjong.agents import REGISTRY
 from paiju.mahjong.game import NUM_PLAYERS, MahjongGame, MahjongObservation, Phase
 from paiju.mahjong.tiles import NUM_KINDS
 
-DATA_FORMAT = "paiju-mj-discards-1"
+DATA_FORMAT = "paiju-mj-discards-2"
+"""2 (2026-12-03): the ``score`` column."""
 # derive_seed keys: hand i is derive_seed(seed, HAND, i); within it the wall and the seats
 HAND, WALL, SEAT = 1, 2, 3
 
@@ -59,6 +63,7 @@ SCHEMA = pa.schema([
     ("features", pa.list_(pa.float32(), F.FLAT_SIZE)),
     ("legal", pa.list_(pa.bool_(), NUM_KINDS)),
     ("discard", pa.int8()),
+    ("score", pa.float32()),
 ])
 
 
@@ -111,6 +116,8 @@ class HandRows:
     features: np.ndarray
     legal: np.ndarray
     discard: np.ndarray
+    score: np.ndarray
+    """float32, per row: its seat's return for the hand"""
     cpu_s: float
 
 
@@ -145,13 +152,14 @@ def play_hand(task: HandTask) -> HandRows:
     start = time.process_time()
     rows: list[tuple[int, np.ndarray, np.ndarray, int]] = []
     seats = [_RecordingSeat(a, s, rows) for s, a in enumerate(hand_agents(task))]
-    play_game(MahjongGame(), seats, hand_wall_seed(task))
+    returns = play_game(MahjongGame(), seats, hand_wall_seed(task)).state.returns()
     return HandRows(
         index=task.index,
         seat=np.asarray([r[0] for r in rows], dtype=np.int8),
         features=np.stack([r[1] for r in rows]) if rows else np.zeros((0, F.FLAT_SIZE), np.float32),
         legal=np.stack([r[2] for r in rows]) if rows else np.zeros((0, NUM_KINDS), np.bool_),
         discard=np.asarray([r[3] for r in rows], dtype=np.int8),
+        score=np.asarray([returns[r[0]] for r in rows], dtype=np.float32),
         cpu_s=time.process_time() - start,
     )
 
@@ -177,6 +185,7 @@ def rows_table(hands: Sequence[HandRows]) -> pa.Table:
         _fixed_list(np.concatenate([h.features for h in hands]).astype(np.float32), pa.float32()),
         _fixed_list(np.concatenate([h.legal for h in hands]), pa.bool_()),
         pa.array(np.concatenate([h.discard for h in hands])),
+        pa.array(np.concatenate([h.score for h in hands]).astype(np.float32)),
     ], schema=SCHEMA)
 
 
@@ -281,6 +290,8 @@ class DiscardData:
     """bool (n, 34)"""
     discard: np.ndarray
     """int64 (n,)"""
+    score: np.ndarray
+    """float64 (n,): the acting seat's points for the hand"""
     meta: dict[str, Any]
 
     def __len__(self) -> int:
@@ -318,6 +329,7 @@ def load_data(path: str | Path) -> DiscardData:
         features=fixed("features", F.FLAT_SIZE).astype(np.float32),
         legal=fixed("legal", NUM_KINDS).astype(np.bool_),
         discard=table.column("discard").to_numpy().astype(np.int64),
+        score=table.column("score").to_numpy().astype(np.float64),
         meta=meta,
     )
 

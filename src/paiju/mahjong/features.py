@@ -199,14 +199,23 @@ def flat_from_features(
     return np.concatenate(parts, axis=1).astype(np.float32, copy=False)
 
 
-def planes_from_flat(flat: np.ndarray) -> np.ndarray:
-    """``(B, FLAT_SIZE)`` -> ``(B, *PLANE_SHAPE)``: store the compact flat form (a replay
-    buffer holds 1,862 floats per position instead of 28,880) and expand it for a CNN."""
+def _features_from_flat(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if flat.ndim != 2 or flat.shape[1] != FLAT_SIZE:
         raise ValueError(f"flat features must be (B, {FLAT_SIZE}), got {flat.shape}")
     split = NUM_KIND_FEATURES * NUM_KINDS
-    kinds = flat[:, :split].reshape(-1, NUM_KIND_FEATURES, NUM_KINDS)
-    return planes_from_features(kinds, flat[:, split:])
+    return flat[:, :split].reshape(-1, NUM_KIND_FEATURES, NUM_KINDS), flat[:, split:]
+
+
+def planes_from_flat(flat: np.ndarray) -> np.ndarray:
+    """``(B, FLAT_SIZE)`` -> ``(B, *PLANE_SHAPE)``: store the compact flat form (a replay
+    buffer holds 1,862 floats per position instead of 28,880) and expand it for a CNN."""
+    return planes_from_features(*_features_from_flat(flat))
+
+
+def flat_in_version(flat: np.ndarray, version: str) -> np.ndarray:
+    """``(B, FLAT_SIZE)`` base vectors (the stored form of discard data) as the
+    ``(B, flat_size(version))`` vectors of feature set ``version``."""
+    return flat_from_features(*_features_from_flat(flat), version=version)
 
 
 def _stack(observations: Sequence[MahjongObservation]) -> tuple[np.ndarray, np.ndarray]:

@@ -20,6 +20,15 @@ so the ``dqn:model=PATH`` agent -- or ``supervised:model=PATH``, the same agent 
 name -- plays from it: the discard by the highest legal score, wins, kongs and claims by the
 greedy rule.
 
+**A value model** (``--target score``, added 2026-12-03): the same networks with one output,
+regressed (mean squared error) on the acting seat's points for the whole hand divided by
+``score_scale`` -- a Monte Carlo estimate of the expert's own expected score from the
+position, the value of a search leaf (``expectimax-ddqn:value_model=PATH``, ``leaf=draw``).
+Its file is ``mj-value-{model}.pt``; the metrics are the loss, the correlation of the
+prediction with the points and the loss of predicting the training mean (the floor a model
+must beat). ``--features shape`` gives a flat model the hand-shape block of
+:data:`paiju.mahjong.features.SHAPE_VERSION`, for either target.
+
 Splits are by hand (no hand contributes to two of them): the data's distinct hand ids are
 shuffled from ``derive_seed(seed, SPLIT)`` and cut into test, validation and training hands.
 Epoch ``e`` visits the training rows in the order drawn from ``derive_seed(seed, EPOCH, e)``,
@@ -35,6 +44,7 @@ with the expert on held-out hands) and the model ``mj-sup-{model}.pt``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import time
@@ -59,12 +69,14 @@ if TYPE_CHECKING:
 RUN_FORMAT = "paiju-mj-supervised-run-1"
 MODELS = ("linear", "svm", "mlp", "cnn", "densenet", "resnet")
 FLAT_MODELS = ("linear", "svm", "mlp")
+TARGETS = ("discard", "score")
+"""What a model learns: the expert's discard (34 scores) or the hand's points (one value)."""
 
 
-def model_file(folder: Path, model: str) -> Path:
+def model_file(folder: Path, model: str, target: str = "discard") -> Path:
     """Where the trained ``model`` is written in ``folder`` (and looked for: Table 4, the
-    shipped models): ``mj-sup-{model}.pt``."""
-    return folder / f"mj-sup-{model}.pt"
+    shipped models): ``mj-sup-{model}.pt``, a value model ``mj-value-{model}.pt``."""
+    return folder / (f"mj-sup-{model}.pt" if target == "discard" else f"mj-value-{model}.pt")
 MASKED = -1e9
 """The score of a discard the seat cannot make (finite: the hinge loss of such a class is 0)."""
 # derive_seed keys
@@ -104,11 +116,24 @@ class SupervisedConfig:
     """Share of the hands held out for the final accuracy."""
     threads: int = 1
     curve: bool = True
+    target: str = "discard"
+    """:data:`TARGETS`: the expert's discard, or (a value model) the hand's points."""
+    features: str = "base"
+    """A :data:`paiju.mahjong.features.FEATURE_SETS` key; ``shape`` for flat models only."""
+    score_scale: float = 1000.0
+    """Points per unit of a value model's output (``target=score``)."""
 
     def identity(self) -> dict[str, Any]:
         from paiju.algorithms.torch_files import run_identity  # torch only when a run starts
 
-        return run_identity(self, ("out", "epochs", "threads", "curve"))
+        # the fields added for value models count only when set, so older runs still resume
+        later = tuple(f for f in ("target", "features", "score_scale") if getattr(self, f) == _DEFAULTS[f])
+        return run_identity(self, ("out", "epochs", "threads", "curve", *later))
+
+    @property
+    def version(self) -> str:
+        """The feature set's version string."""
+        return F.FEATURE_SETS[self.features]
 
 
 def check_config(cfg: SupervisedConfig) -> None:
@@ -127,20 +152,34 @@ def check_config(cfg: SupervisedConfig) -> None:
         raise ConfigError(
             f"train-supervised lr={cfg.lr} must be > 0 and weight_decay={cfg.weight_decay} >= 0"
         )
+    if cfg.target not in TARGETS:
+        raise ConfigError(f"train-supervised target={cfg.target!r}: must be one of {', '.join(TARGETS)}")
+    if cfg.features not in F.FEATURE_SETS:
+        raise ConfigError(f"train-supervised features={cfg.features!r}: must be one of "
+                          f"{', '.join(F.FEATURE_SETS)}")
+    if cfg.features != "base" and cfg.model not in FLAT_MODELS:
+        raise ConfigError(f"train-supervised features={cfg.features!r} is for the flat models "
+                          f"({', '.join(FLAT_MODELS)}), not {cfg.model!r}")
+    if cfg.target == "score" and cfg.model == "svm":
+        raise ConfigError("train-supervised target=score: svm is a discard classifier (use linear or mlp)")
+    if not cfg.score_scale > 0:
+        raise ConfigError(f"train-supervised score_scale={cfg.score_scale} must be > 0")
     if not (0 < cfg.validation < 1 and 0 < cfg.test < 1 and cfg.validation + cfg.test < 1):
         raise ConfigError(f"train-supervised validation={cfg.validation} and test={cfg.test} must be in "
                           "(0, 1) with a sum below 1")
 
 
 def net_config(cfg: SupervisedConfig) -> QNetConfig:
-    """The network of ``cfg.model`` (34 outputs)."""
+    """The network of ``cfg.model`` (34 outputs; a value model one)."""
     from paiju.algorithms.dqn import QNetConfig
 
+    outputs = NUM_KINDS if cfg.target == "discard" else 1
+    flat = (F.flat_size(cfg.version),)
     if cfg.model in ("linear", "svm"):
-        return QNetConfig(input_shape=(F.FLAT_SIZE,), num_actions=NUM_KINDS, kind="mlp", hidden=())
+        return QNetConfig(input_shape=flat, num_actions=outputs, kind="mlp", hidden=())
     if cfg.model == "mlp":
-        return QNetConfig(input_shape=(F.FLAT_SIZE,), num_actions=NUM_KINDS, kind="mlp", hidden=cfg.hidden)
-    return QNetConfig(input_shape=F.PLANE_SHAPE, num_actions=NUM_KINDS, kind=cfg.model,
+        return QNetConfig(input_shape=flat, num_actions=outputs, kind="mlp", hidden=cfg.hidden)
+    return QNetConfig(input_shape=F.PLANE_SHAPE, num_actions=outputs, kind=cfg.model,
                       channels=cfg.channels, blocks=cfg.blocks, growth=cfg.growth)
 
 
@@ -193,18 +232,31 @@ def masked_scores(scores: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
 def loss_fn(
     cfg: SupervisedConfig, scores: torch.Tensor, legal: torch.Tensor, target: torch.Tensor
 ) -> torch.Tensor:
-    """Cross-entropy of the masked softmax, or (``svm``) the multiclass hinge loss of the masked scores."""
+    """Cross-entropy of the masked softmax, or (``svm``) the multiclass hinge loss of the masked
+    scores; a value model: the squared error of its output against ``target`` (points / scale)."""
     from torch.nn import functional as nnf
 
+    if cfg.target == "score":
+        return nnf.mse_loss(scores[:, 0], target)
     masked = masked_scores(scores, legal)
     if cfg.model == "svm":
         return nnf.multi_margin_loss(masked, target)
     return nnf.cross_entropy(masked, target)
 
 
+def targets(cfg: SupervisedConfig, data: DiscardData, rows: np.ndarray) -> torch.Tensor:
+    """What the rows teach: the expert's discards, or (a value model) the points / ``score_scale``."""
+    import torch
+
+    if cfg.target == "score":
+        return torch.from_numpy((data.score[rows] / cfg.score_scale).astype(np.float32))
+    return torch.from_numpy(data.discard[rows])
+
+
 def predict(cfg: SupervisedConfig, net: QNetwork, data: DiscardData, rows: np.ndarray,
             batch: int = 1024) -> tuple[np.ndarray, float]:
-    """The predicted (legal) discard of every row and the mean loss over them."""
+    """The predicted (legal) discard of every row -- a value model: its points -- and the mean
+    loss over them."""
     import torch
 
     net.eval()
@@ -214,14 +266,32 @@ def predict(cfg: SupervisedConfig, net: QNetwork, data: DiscardData, rows: np.nd
             r = rows[i : i + batch]
             legal = torch.from_numpy(data.legal[r])
             scores = net(model_input(cfg, data.features[r]))
-            total += float(loss_fn(cfg, scores, legal, torch.from_numpy(data.discard[r]))) * len(r)
-            picks.append(masked_scores(scores, legal).argmax(dim=1).numpy())
+            total += float(loss_fn(cfg, scores, legal, targets(cfg, data, r))) * len(r)
+            if cfg.target == "score":
+                picks.append(scores[:, 0].numpy().astype(np.float64) * cfg.score_scale)
+            else:
+                picks.append(masked_scores(scores, legal).argmax(dim=1).numpy())
     pred = np.concatenate(picks) if picks else np.zeros(0, dtype=np.int64)
     return pred, total / max(len(rows), 1)
 
 
 def accuracy(data: DiscardData, rows: np.ndarray, pred: np.ndarray) -> float | None:
     return float(np.mean(pred == data.discard[rows])) if len(rows) else None
+
+
+def correlation(data: DiscardData, rows: np.ndarray, pred: np.ndarray) -> float | None:
+    """Pearson correlation of a value model's points with the hands' points (None: undefined)."""
+    if len(rows) < 2 or np.std(pred) == 0 or np.std(data.score[rows]) == 0:
+        return None
+    return float(np.corrcoef(pred, data.score[rows])[0, 1])
+
+
+def mean_loss(cfg: SupervisedConfig, data: DiscardData, fit: np.ndarray, rows: np.ndarray) -> float | None:
+    """A value model's floor: the loss on ``rows`` of predicting the mean target of ``fit``."""
+    if not len(rows) or not len(fit):
+        return None
+    y = data.score / cfg.score_scale
+    return float(np.mean((y[rows] - y[fit].mean()) ** 2))
 
 
 def chance_accuracy(data: DiscardData, rows: np.ndarray) -> float | None:
@@ -292,7 +362,8 @@ def build(cfg: SupervisedConfig) -> tuple[QNetwork, Any]:
 
 def train_epoch(cfg: SupervisedConfig, net: QNetwork, optimizer: Any, data: DiscardData, rows: np.ndarray,
                 epoch: int, report: Any = None) -> tuple[float, float]:
-    """One pass over the training rows in the epoch's seeded order: mean loss and accuracy."""
+    """One pass over the training rows in the epoch's seeded order: mean loss and accuracy
+    (0 for a value model)."""
     import torch
 
     net.train()
@@ -300,14 +371,15 @@ def train_epoch(cfg: SupervisedConfig, net: QNetwork, optimizer: Any, data: Disc
     loss_sum, right = 0.0, 0
     for i in range(0, len(order), cfg.batch_size):
         r = order[i : i + cfg.batch_size]
-        legal, target = torch.from_numpy(data.legal[r]), torch.from_numpy(data.discard[r])
+        legal, target = torch.from_numpy(data.legal[r]), targets(cfg, data, r)
         scores = net(model_input(cfg, data.features[r]))
         loss = loss_fn(cfg, scores, legal, target)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         loss_sum += float(loss.detach()) * len(r)
-        right += int((masked_scores(scores.detach(), legal).argmax(dim=1) == target).sum())
+        if cfg.target == "discard":
+            right += int((masked_scores(scores.detach(), legal).argmax(dim=1) == target).sum())
         if report is not None:
             report(i + len(r))
     return loss_sum / max(len(order), 1), right / max(len(order), 1)
@@ -316,6 +388,11 @@ def train_epoch(cfg: SupervisedConfig, net: QNetwork, optimizer: Any, data: Disc
 def _epoch_line(cfg: SupervisedConfig, net: QNetwork, data: DiscardData, splits: Splits, epoch: int,
                 train_loss: float, train_acc: float, seconds: float) -> dict[str, Any]:
     pred, val_loss = predict(cfg, net, data, splits.validation)
+    if cfg.target == "score":
+        return {"epoch": epoch + 1, "train_loss": train_loss, "validation_loss": val_loss,
+                "validation_correlation": correlation(data, splits.validation, pred),
+                "validation_mean_loss": mean_loss(cfg, data, splits.train, splits.validation),
+                "seconds": seconds}
     return {"epoch": epoch + 1, "train_loss": train_loss, "train_accuracy": train_acc,
             "validation_loss": val_loss, "validation_accuracy": accuracy(data, splits.validation, pred),
             "seconds": seconds}
@@ -333,6 +410,8 @@ def _prepare(cfg: SupervisedConfig, resume: bool) -> DiscardData:
     data = load_data(cfg.data)
     if len(data) == 0:
         raise ConfigError(f"train-supervised: {cfg.data} holds no discard decisions")
+    if cfg.features != "base":  # the flat models' input, computed once for every epoch
+        data = dataclasses.replace(data, features=F.flat_in_version(data.features, cfg.version))
     return data
 
 
@@ -368,7 +447,7 @@ def train(cfg: SupervisedConfig, *, resume: bool = False, progress: Progress = F
                 f.write(json.dumps(line, sort_keys=True) + "\n")
             save_checkpoint(cfg, net, optimizer, run)
             if cfg.curve:
-                plot_curve(run.metrics, out / "curve.png", cfg.model)
+                plot_curve(run.metrics, out / "curve.png", cfg.model, cfg.target)
     return _finish(cfg, net, data, splits, run)
 
 
@@ -378,16 +457,20 @@ def _finish(
     from paiju.algorithms.dqn import count_parameters, save_model
 
     pred, test_loss = predict(cfg, net, data, splits.test)
+    if cfg.target == "score":
+        quality = {"test_correlation": correlation(data, splits.test, pred),
+                   "test_mean_loss": mean_loss(cfg, data, splits.train, splits.test)}
+    else:
+        quality = {"test_accuracy": accuracy(data, splits.test, pred),
+                   "test_chance_accuracy": chance_accuracy(data, splits.test)}
     summary = {
-        "features": F.FEATURES_VERSION, "model": cfg.model, "config": asdict(cfg), "epochs": run.epoch,
-        "command": command_line(cfg),
+        "features": cfg.version, "model": cfg.model, "target": cfg.target, "config": asdict(cfg),
+        "epochs": run.epoch, "command": command_line(cfg),
         "data": {"file": cfg.data, "rows": len(data), "agent": data.meta.get("agent"), "hands": splits.hands,
                  "test_rows": len(splits.test)},
-        "parameters": count_parameters(net), "test_loss": test_loss,
-        "test_accuracy": accuracy(data, splits.test, pred),
-        "test_chance_accuracy": chance_accuracy(data, splits.test), "metrics": run.metrics,
+        "parameters": count_parameters(net), "test_loss": test_loss, **quality, "metrics": run.metrics,
     }
-    path = save_model(model_file(Path(cfg.out), cfg.model), net.eval(), summary)
+    path = save_model(model_file(Path(cfg.out), cfg.model, cfg.target), net.eval(), summary)
     summary["model_file"] = str(path)
     (Path(cfg.out) / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
@@ -396,8 +479,9 @@ def _finish(
 # =============================================================================================
 # 5. Learning curve and the command line that reproduces a run
 # =============================================================================================
-def plot_curve(metrics: list[dict[str, Any]], path: Path, model: str = "") -> None:
-    """Training / validation loss and accuracy per epoch."""
+def plot_curve(metrics: list[dict[str, Any]], path: Path, model: str = "", target: str = "discard") -> None:
+    """Training / validation loss and accuracy per epoch (a value model: loss with the mean's
+    floor, and the validation correlation)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -405,11 +489,20 @@ def plot_curve(metrics: list[dict[str, Any]], path: Path, model: str = "") -> No
 
     epochs = [m["epoch"] for m in metrics]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-    for ax, key, label in zip(axes, ("loss", "accuracy"), ("loss", "top-1 agreement"), strict=True):
-        ax.plot(epochs, [m[f"train_{key}"] for m in metrics], marker=".", label="training")
-        ax.plot(epochs, [m[f"validation_{key}"] for m in metrics], marker="o", label="validation")
-        ax.set(xlabel="epoch", title=f"{model} {label}".strip())
-        ax.legend()
+    if target == "score":
+        axes[0].plot(epochs, [m["train_loss"] for m in metrics], marker=".", label="training")
+        axes[0].plot(epochs, [m["validation_loss"] for m in metrics], marker="o", label="validation")
+        axes[0].plot(epochs, [m["validation_mean_loss"] for m in metrics], ls="--", label="the mean's")
+        axes[1].plot(epochs, [m["validation_correlation"] or 0.0 for m in metrics], marker="o")
+        axes[0].set(xlabel="epoch", title=f"{model} value: squared error")
+        axes[1].set(xlabel="epoch", title="validation correlation with the points")
+        axes[0].legend()
+    else:
+        for ax, key, label in zip(axes, ("loss", "accuracy"), ("loss", "top-1 agreement"), strict=True):
+            ax.plot(epochs, [m[f"train_{key}"] for m in metrics], marker=".", label="training")
+            ax.plot(epochs, [m[f"validation_{key}"] for m in metrics], marker="o", label="validation")
+            ax.set(xlabel="epoch", title=f"{model} {label}".strip())
+            ax.legend()
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=80)
@@ -432,6 +525,29 @@ def command_line(cfg: SupervisedConfig) -> str:
     return shlex.join(words)
 
 
-__all__ = ["MASKED", "MODELS", "RunState", "Splits", "SupervisedConfig", "accuracy", "build",
-           "chance_accuracy", "check_config", "command_line", "loss_fn", "masked_scores", "net_config",
-           "plot_curve", "predict", "split_by_hand", "train", "train_epoch"]
+_DEFAULTS = {f.name: f.default for f in fields(SupervisedConfig)}
+
+__all__ = [
+    "MASKED",
+    "MODELS",
+    "TARGETS",
+    "RunState",
+    "Splits",
+    "SupervisedConfig",
+    "accuracy",
+    "build",
+    "chance_accuracy",
+    "check_config",
+    "command_line",
+    "correlation",
+    "loss_fn",
+    "masked_scores",
+    "mean_loss",
+    "net_config",
+    "plot_curve",
+    "predict",
+    "split_by_hand",
+    "targets",
+    "train",
+    "train_epoch",
+]

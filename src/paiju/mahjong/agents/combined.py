@@ -191,6 +191,10 @@ class CombinedAgent:
     ``model`` is a model file (:func:`paiju.algorithms.dqn.save_model`, either feature set of
     :data:`paiju.mahjong.features.FEATURE_SETS`); empty: the shipped ``mj-{network}.pt``
     (``network`` = ``dqn`` or ``ddqn``).
+    ``value_model`` (a model file; empty: ``model`` itself) values the leaves: its Q of the
+    discard ``model`` ranks first at the leaf, so one network may rank and prune and another,
+    trained in points, value (with ``leaf=draw``): a Q-network (``train-dqn --shaping 0
+    --gamma 1``) or a value model of one output (``train-supervised --target score``).
     ``alpha`` and ``depth`` shape the tree and ``leaf`` places its leaves (module text),
     ``ron_rate`` the discard wins before
     an in-tree draw of a ready hand (:class:`ValueSearch`; 0 = the paper's self-draws only),
@@ -210,6 +214,7 @@ class CombinedAgent:
         name: str = "",
         exact_leaves: bool = False,
         leaf: str = "discard",
+        value_model: str = "",
     ) -> None:
         if network not in NETWORKS:
             raise ConfigError(f"combined Expectimax network {network!r}: must be one of {NETWORKS}")
@@ -223,15 +228,22 @@ class CombinedAgent:
             )
         if leaf not in LEAVES:
             raise ConfigError(f"{self.name}: leaf={leaf!r} must be one of {LEAVES}")
-        self.model = QModel.load(resolve_model(model, network, agent=self.name))
+        self.model = QModel.load(resolve_model(model, network, agent=self.name), ranks=True, agent=self.name)
         self.leaf = leaf
         self.alpha = float(alpha)
         self.depth = int(depth)
         self.ron_rate = float(ron_rate)
         self.exact_leaves = exact_leaves
         self.rule = GreedyAgent(seed, defence=defence)
+        self.value_model = (QModel.load(resolve_model(value_model, network, agent=self.name))
+                            if value_model else None)
+        """The network whose Q (or, a value model, whose output) values the leaves (None:
+        :attr:`model` itself)."""
+        valuer = self.value_model or self.model
         # leaf=draw values a leaf in points, the in-tree wins' unit; leaf=discard as it was
-        self.leaf_evaluator = QLeafEvaluator(self.model, self.model.score_scale if leaf == "draw" else 1.0)
+        self.leaf_evaluator = QLeafEvaluator(
+            valuer, valuer.score_scale if leaf == "draw" else 1.0, self.model if self.value_model else None
+        )
         self.last_search: CombinedSearch | None = None
         """The search behind the latest discard (for inspection, tests and benchmarks)."""
         self.last_values: dict[int, float] = {}

@@ -70,9 +70,14 @@ class QModel:
                 f"mahjong Q-model {label}: input {shape} is neither the planes {F.PLANE_SHAPE} "
                 f"nor the flat features {flat} of {found!r}"
             )
-        if net.config.num_actions != NUM_KINDS:
-            outputs = net.config.num_actions
-            raise ConfigError(f"mahjong Q-model {label}: {outputs} outputs, expected {NUM_KINDS}")
+        outputs = net.config.num_actions
+        if outputs not in (NUM_KINDS, 1):
+            raise ConfigError(f"mahjong Q-model {label}: {outputs} outputs, expected {NUM_KINDS} "
+                              "(or 1, a value model)")
+        self.state_value = outputs == 1
+        """A value model (``train-supervised --target score``): one output, the position's points
+        / ``score_scale``; it values search leaves but picks no discard."""
+        self.label = label
         self.net = net.eval()
         self.meta = meta
         config = meta.get("config") or {}
@@ -82,13 +87,19 @@ class QModel:
         """Forward passes so far (a search makes a few per decision: a test counts them)."""
 
     @classmethod
-    def load(cls, path: str | Path) -> QModel:
-        """The model at ``path``, cached per process (arena games build a fresh agent each)."""
+    def load(cls, path: str | Path, *, ranks: bool = False, agent: str = "") -> QModel:
+        """The model at ``path``, cached per process (arena games build a fresh agent each);
+        ``ranks``: it must rank discards (34 outputs, not a value model; a clear error naming
+        ``agent`` otherwise)."""
         key = str(Path(path).expanduser().resolve())
         if key not in _MODELS:
             net, meta = load_model(key)
             _MODELS[key] = cls(net, meta, label=repr(str(path)))
-        return _MODELS[key]
+        model = _MODELS[key]
+        if ranks and model.state_value:
+            raise ConfigError(f"{agent or 'mahjong agent'}: {model.label} is a value model (one output); "
+                              "it cannot pick a discard (give it as value_model=)")
+        return model
 
     def encode(self, observations: Sequence[MahjongObservation]) -> np.ndarray:
         if self.planes:
@@ -150,7 +161,7 @@ class DQNAgent:
         self.name = name
         if threads > 0:
             torch.set_num_threads(threads)
-        self.model = QModel.load(resolve_model(model, name))
+        self.model = QModel.load(resolve_model(model, name), ranks=True, agent=name)
         self.rule = GreedyAgent(seed, defence=defence)
         # deterministic: the seed is accepted for the registry's uniform interface only
 
@@ -209,11 +220,18 @@ class QLeafEvaluator:
     A 3k+1 leaf is encoded as a turn before its draw; a 3k+2 leaf (a turn after the draw, the
     combined tree's ``leaf=draw``) with its last in-tree draw as the tile just drawn, as the
     network saw such positions in training.
+
+    With a ``selector`` (another Q-network) a leaf is worth ``model``'s Q of the discard the
+    selector ranks first, not ``model``'s own max: the Double DQN's decoupling of choosing an
+    action from valuing it, here between a network that ranks discards well and one whose Q
+    is in points (``CombinedAgent``'s ``value_model``). A value model (one output) is worth
+    its output, with or without a selector.
     """
 
-    def __init__(self, model: QModel, scale: float = 1.0) -> None:
+    def __init__(self, model: QModel, scale: float = 1.0, selector: QModel | None = None) -> None:
         self.model = model
         self.scale = float(scale)
+        self.selector = selector
 
     def evaluate(self, observation: MahjongObservation, leaves: Sequence[LeafState]) -> np.ndarray:
         if not leaves:
@@ -241,5 +259,12 @@ class QLeafEvaluator:
             rows, tiles = zip(*drawn, strict=True)
             kinds[list(rows), F.DRAWN, list(tiles)] = 1.0
         mask = torch.from_numpy(np.asarray([leaf.hand for leaf in unique], dtype=np.int64) > 0)
-        values = masked_max(self.model.q_features(kinds, scalars), mask).numpy().astype(np.float64)
+        q = self.model.q_features(kinds, scalars)
+        if self.model.state_value:
+            values = q[:, 0].numpy().astype(np.float64)
+        elif self.selector is None:
+            values = masked_max(q, mask).numpy().astype(np.float64)
+        else:
+            best = masked_argmax(self.selector.q_features(kinds, scalars), mask)
+            values = q.gather(1, best.view(-1, 1)).squeeze(1).numpy().astype(np.float64)
         return self.scale * values[slots]
