@@ -225,6 +225,26 @@ def test_a_value_model_values_the_leaves_at_the_pruning_models_first_discard(mod
     assert set(kept) == _top_k(_q(ranker, obs), obs.hand, len(kept))
 
 
+def test_deal_in_charges_each_root_discard_and_keeps_the_safest(models: dict[str, str]) -> None:
+    from paiju.mahjong.agents.value import deal_in_risk
+
+    spec = f"expectimax-ddqn:model={models['ranked']},depth=1,leaf=draw,alpha=0.1"
+    plain, folding = REGISTRY.make(spec), REGISTRY.make(spec + ",deal_in=true")
+    assert isinstance(plain, CombinedAgent) and isinstance(folding, CombinedAgent)
+    charged = added = 0
+    for obs, legal in _turn_positions(12, seed=43)[::3]:
+        held = [a for a in legal if a < NUM_KINDS]
+        base, values = plain.discard_values(obs, held), folding.discard_values(obs, held)
+        risk = deal_in_risk(obs, 2.0, 0.02)  # the value Expectimax's defaults, written out
+        safest = min(held, key=lambda k: (risk.cost[k], k))
+        assert safest in values and set(base) <= set(values)
+        added += safest not in base
+        for k, v in base.items():  # the same tree, each discard charged: (1 - p) v - cost
+            assert values[k] == pytest.approx((1 - risk.probability[k]) * v - risk.cost[k], rel=1e-9, abs=1e-9)
+            charged += risk.cost[k] > 0
+    assert charged and added  # a dangerous discard, and a safest one the pruning alone drops
+
+
 # ---- the tree ----------------------------------------------------------------------------------
 def _complete(hand: list[int], need_pair: bool = True) -> bool:
     """Sets (and one pair) only: an independent decomposition of a concealed hand."""
@@ -398,6 +418,6 @@ def test_specs_refuse_bad_models_and_parameters(
 
 
 def test_registry_defaults_are_the_agent_class_defaults() -> None:
-    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate", "leaf", "value_model")
+    names = ("model", "alpha", "depth", "threads", "defence", "ron_rate", "leaf", "value_model", "deal_in")
     for name in ("expectimax-dqn", "expectimax-ddqn"):
         assert REGISTRY.describe()[name][0] == keyword_defaults(CombinedAgent, *names)

@@ -192,12 +192,13 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
         f"expectimax-{_name}",
         _combined_agent(_name),
         {"model": "", "alpha": 0.6, "depth": 2, "threads": 1, "defence": True, "ron_rate": 0.6,
-         "leaf": "discard", "value_model": ""},
+         "leaf": "discard", "value_model": "", "deal_in": False},
         f"Expectimax over own discards/draws expanding the top ceil(alpha*tiles) discards by the "
         f"{_what} Q-network, leaves valued by max Q (model = a .pt path; empty: the shipped "
         f"mj-{_name}.pt); leaf=discard (default): the first version's leaves after the discard; "
         f"leaf=draw: leaves after each discard's draw, in points; value_model = a .pt whose Q values the "
-        f"leaves at the discard model ranks first (empty: model's own max Q); "
+        f"leaves at the discard model ranks first (empty: model's own max Q); deal_in = charge each "
+        f"root discard its deal-in chance and cost (in points: for leaf=draw); "
         f"wins, kongs and claims by the greedy rule",
         limits={"alpha": (0.01, 1.0), "depth": (1, 3), "threads": (0, 64), "ron_rate": (0.0, 3.0)},
         choices={"leaf": COMBINED_LEAVES},

@@ -41,7 +41,14 @@ from paiju.mahjong.agents._hand import draws_left
 from paiju.mahjong.agents.dqn import QLeafEvaluator, QModel, path_live_tiles, path_river, resolve_model
 from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
 from paiju.mahjong.agents.greedy import GreedyAgent
-from paiju.mahjong.agents.value import ValueSearch, near_kinds
+from paiju.mahjong.agents.value import (
+    DEAL_IN_TAI,
+    WAIT_SCALE,
+    ValueSearch,
+    charge_deal_in,
+    deal_in_risk,
+    near_kinds,
+)
 from paiju.mahjong.game import MahjongObservation, Phase
 from paiju.mahjong.shanten import shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS
@@ -196,6 +203,9 @@ class CombinedAgent:
     trained in points, value (with ``leaf=draw``): a Q-network (``train-dqn --shaping 0
     --gamma 1``) or a value model of one output (``train-supervised --target score``).
     ``alpha`` and ``depth`` shape the tree and ``leaf`` places its leaves (module text),
+    ``deal_in`` charges each root discard its chance of dealing in and the payment (the value
+    Expectimax's defence, :func:`~paiju.mahjong.agents.value.deal_in_risk` with its defaults; in
+    points, so for leaves in points: ``leaf=draw``),
     ``ron_rate`` the discard wins before
     an in-tree draw of a ready hand (:class:`ValueSearch`; 0 = the paper's self-draws only),
     ``defence`` the claim rule's (greedy's); ``threads`` sets torch's threads (0 = leave).
@@ -215,6 +225,7 @@ class CombinedAgent:
         exact_leaves: bool = False,
         leaf: str = "discard",
         value_model: str = "",
+        deal_in: bool = False,
     ) -> None:
         if network not in NETWORKS:
             raise ConfigError(f"combined Expectimax network {network!r}: must be one of {NETWORKS}")
@@ -234,6 +245,8 @@ class CombinedAgent:
         self.depth = int(depth)
         self.ron_rate = float(ron_rate)
         self.exact_leaves = exact_leaves
+        self.deal_in = deal_in
+        """Charge each root discard its deal-in chance and cost (the value Expectimax's defence)."""
         self.rule = GreedyAgent(seed, defence=defence)
         self.value_model = (QModel.load(resolve_model(value_model, network, agent=self.name))
                             if value_model else None)
@@ -287,8 +300,14 @@ class CombinedAgent:
         ctx = self.context(obs)
         search.prefetch(ctx, obs.hand, held)
         c = list(obs.hand)
-        tree = search.max_node(ctx, c, suit_indices(c), list(ctx.unseen), 0, [], [], held)
+        risk = deal_in_risk(obs, DEAL_IN_TAI, WAIT_SCALE) if self.deal_in else None
+        # with the deal-in charged the safest discard is always looked at: folding must be possible
+        safest = min(held, key=lambda k: (risk.cost[k], k)) if risk is not None else -1
+        tree = search.max_node(ctx, c, suit_indices(c), list(ctx.unseen), 0, [], [], held, safest)
         values = search.solve(self.leaf_evaluator)
         self.last_leaf_values = values
-        self.last_values = {k: search.value(e, values) for k, e in tree[1].items()}
+        self.last_values = {
+            k: search.value(e, values) if risk is None else charge_deal_in(search.value(e, values), k, risk)
+            for k, e in tree[1].items()
+        }
         return self.last_values

@@ -497,6 +497,11 @@ class DealInRisk(NamedTuple):
     cost: tuple[float, ...]
 
 
+DEAL_IN_TAI = 2.0
+"""The tai of the typical win a deal-in pays for (the defence's cost; module text)."""
+WAIT_SCALE = 0.02
+"""Chance per danger point that a ready player waits on a tile (the hand-made read, ``reads=danger``)."""
+
 READS = ("fitted", "danger")
 """How the defence reads the table: the fitted readiness and wait models
 (:mod:`paiju.mahjong.agents.defence`) or the first, hand-made ones (:func:`readiness` and
@@ -533,6 +538,12 @@ def deal_in_risk(
             probs[k] *= 1 - p
             costs[k] += p * pay
     return DealInRisk(tuple(1 - q for q in probs), tuple(costs))
+
+
+def charge_deal_in(value: float, kind: int, risk: DealInRisk, p0: float = 0.0, c0: float = 0.0) -> float:
+    """A discard's tree ``value`` (which assumes it is not won on) less its deal-in: ``(1 - p) /
+    (1 - p0) * value - (cost - c0)``, with ``p0``, ``c0`` the risk the player takes anyway."""
+    return (1 - risk.probability[kind]) / (1 - p0) * value - (risk.cost[kind] - c0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -770,8 +781,8 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         claim_depth: int = 1,
         prune: str = "tiles",
         defence: bool = True,
-        deal_in_tai: float = 2.0,
-        wait_scale: float = 0.02,
+        deal_in_tai: float = DEAL_IN_TAI,
+        wait_scale: float = WAIT_SCALE,
         ron_rate: float = 0.6,
         reads: str = "fitted",
         saved_loss: float | None = None,
@@ -856,9 +867,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         out = {}
         for k, e in tree[1].items():
             v = search.value(e, values)
-            if risk is not None:
-                v = (1 - risk.probability[k]) / (1 - p0) * v - (risk.cost[k] - c0)
-            out[k] = v
+            out[k] = v if risk is None else charge_deal_in(v, k, risk, p0, c0)
         return out
 
     def _turn_value(self, obs: MahjongObservation, legal: list[int]) -> int:
