@@ -420,6 +420,12 @@ ROWS: list[tuple[list[str], int, str]] = [
     ([*SUP, "--validation", "0.6", "--test", "0.6"], 2, "sum below 1"),
     ([*SUP, "--epochs", "0"], 2, "'--epochs'"),
     ([*SUP, "--hidden", "64,x"], 2, "--hidden '64,x'"),
+    ([*SUP, "--target", "win"], 2, "target='win': must be one of discard, score"),
+    ([*SUP, "--features", "planes"], 2, "features='planes'"),
+    ([*SUP[:5], "cnn", *SUP[6:], "--features", "shape"], 2, "is for the flat models"),
+    ([*SUP[:5], "svm", *SUP[6:], "--target", "score"], 2, "svm is a discard classifier"),
+    ([*SUP, "--score-scale", "0"], 2, "'--score-scale'"),
+    (["mahjong", "arena", "-a", "expectimax-ddqn:value_model={missing},greedy"], 2, "does not exist"),
 ]
 
 

@@ -240,7 +240,8 @@ def test_deal_in_charges_each_root_discard_and_keeps_the_safest(models: dict[str
         assert safest in values and set(base) <= set(values)
         added += safest not in base
         for k, v in base.items():  # the same tree, each discard charged: (1 - p) v - cost
-            assert values[k] == pytest.approx((1 - risk.probability[k]) * v - risk.cost[k], rel=1e-9, abs=1e-9)
+            want = (1 - risk.probability[k]) * v - risk.cost[k]
+            assert values[k] == pytest.approx(want, rel=1e-9, abs=1e-9)
             charged += risk.cost[k] > 0
     assert charged and added  # a dangerous discard, and a safest one the pruning alone drops
 

@@ -293,6 +293,19 @@ def test_cli_end_to_end_writes_a_model_an_agent_plays(
         assert played.state.is_terminal() and 0 in played.players
     with pytest.raises(ConfigError, match=r"model='vit' is neither a shipped model \(linear, svm"):
         REGISTRY.make(REGISTRY.resolve("supervised:model=vit"), seed=0)
+    # a value model from the same data values the leaves of a combined search
+    value_run = tmp_path / "value"
+    assert run(["mahjong", "train-supervised", "--data", str(data), "--model", "mlp", "--hidden", "8",
+                "--target", "score", "--features", "shape", "--out", str(value_run), "--epochs", "1",
+                "--validation", "0.25", "--test", "0.25"]) == 0
+    assert "value model: 1 epochs, validation correlation" in capsys.readouterr().out
+    value = value_run / "mj-value-mlp.pt"
+    combined = f"expectimax-ddqn:model={model},value_model={value},depth=1,leaf=draw,deal_in=true"
+    agents = [REGISTRY.make(REGISTRY.resolve(combined), seed=0)] + [
+        REGISTRY.make(REGISTRY.resolve("greedy"), seed=s) for s in (1, 2, 3)
+    ]
+    played = play_game(MahjongGame(), agents, 12)
+    assert played.state.is_terminal() and 0 in played.players
 
 
 # ---- value models (--target score) -----------------------------------------------------------
