@@ -425,7 +425,9 @@ ROWS: list[tuple[list[str], int, str]] = [
     ([*SUP[:5], "cnn", *SUP[6:], "--features", "shape"], 2, "is for the flat models"),
     ([*SUP[:5], "svm", *SUP[6:], "--target", "score"], 2, "svm is a discard classifier"),
     ([*SUP, "--score-scale", "0"], 2, "'--score-scale'"),
-    (["mahjong", "arena", "-a", "expectimax-ddqn:value_model={missing},greedy"], 2, "does not exist"),
+    (["mahjong", "arena", "-a", "expectimax-ddqn:value_model={missing},leaf=draw,greedy"], 2,
+     "does not exist"),
+    (["mahjong", "arena", "-a", "expectimax-ddqn:deal_in=true,greedy"], 2, "need leaf=draw"),
 ]
 
 

@@ -413,9 +413,13 @@ def test_specs_refuse_bad_models_and_parameters(
     with pytest.raises(ConfigError, match="leaf"):
         REGISTRY.make(f"expectimax-ddqn:model={models['random']},leaf=shanten")
     with pytest.raises(ConfigError, match="does not exist"):
-        REGISTRY.make(f"expectimax-ddqn:model={models['random']},value_model={tmp_path / 'no-value.pt'}")
+        REGISTRY.make(f"expectimax-ddqn:model={models['random']},value_model={tmp_path / 'no-value.pt'},"
+                      "leaf=draw")
     with pytest.raises(ConfigError, match="features 'mj-features-0'"):
-        REGISTRY.make(f"expectimax-ddqn:model={models['random']},value_model={old}")
+        REGISTRY.make(f"expectimax-ddqn:model={models['random']},value_model={old},leaf=draw")
+    for extra in (f"value_model={models['scaled']}", "deal_in=true"):
+        with pytest.raises(ConfigError, match="value in points and need leaf=draw \\(got leaf='discard'\\)"):
+            REGISTRY.make(f"expectimax-ddqn:model={models['random']},{extra}")
 
 
 def test_registry_defaults_are_the_agent_class_defaults() -> None:

@@ -130,9 +130,8 @@ class SupervisedConfig:
         later = tuple(f for f in ("target", "features", "score_scale") if getattr(self, f) == _DEFAULTS[f])
         return run_identity(self, ("out", "epochs", "threads", "curve", *later))
 
-    @property
-    def version(self) -> str:
-        """The feature set's version string."""
+    def feature_version(self) -> str:
+        """The feature set's version string (as ``TrainConfig.feature_version`` of train-dqn)."""
         return F.FEATURE_SETS[self.features]
 
 
@@ -174,7 +173,7 @@ def net_config(cfg: SupervisedConfig) -> QNetConfig:
     from paiju.algorithms.dqn import QNetConfig
 
     outputs = NUM_KINDS if cfg.target == "discard" else 1
-    flat = (F.flat_size(cfg.version),)
+    flat = (F.flat_size(cfg.feature_version()),)
     if cfg.model in ("linear", "svm"):
         return QNetConfig(input_shape=flat, num_actions=outputs, kind="mlp", hidden=())
     if cfg.model == "mlp":
@@ -411,7 +410,7 @@ def _prepare(cfg: SupervisedConfig, resume: bool) -> DiscardData:
     if len(data) == 0:
         raise ConfigError(f"train-supervised: {cfg.data} holds no discard decisions")
     if cfg.features != "base":  # the flat models' input, computed once for every epoch
-        data = dataclasses.replace(data, features=F.flat_in_version(data.features, cfg.version))
+        data = dataclasses.replace(data, features=F.flat_in_version(data.features, cfg.feature_version()))
     return data
 
 
@@ -464,7 +463,7 @@ def _finish(
         quality = {"test_accuracy": accuracy(data, splits.test, pred),
                    "test_chance_accuracy": chance_accuracy(data, splits.test)}
     summary = {
-        "features": cfg.version, "model": cfg.model, "target": cfg.target, "config": asdict(cfg),
+        "features": cfg.feature_version(), "model": cfg.model, "target": cfg.target, "config": asdict(cfg),
         "epochs": run.epoch, "command": command_line(cfg),
         "data": {"file": cfg.data, "rows": len(data), "agent": data.meta.get("agent"), "hands": splits.hands,
                  "test_rows": len(splits.test)},

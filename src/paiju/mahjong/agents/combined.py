@@ -200,12 +200,12 @@ class CombinedAgent:
     (``network`` = ``dqn`` or ``ddqn``).
     ``value_model`` (a model file; empty: ``model`` itself) values the leaves: its Q of the
     discard ``model`` ranks first at the leaf, so one network may rank and prune and another,
-    trained in points, value (with ``leaf=draw``): a Q-network (``train-dqn --shaping 0
+    trained in points, value (only with ``leaf=draw``, else refused): a Q-network (``train-dqn --shaping 0
     --gamma 1``) or a value model of one output (``train-supervised --target score``).
     ``alpha`` and ``depth`` shape the tree and ``leaf`` places its leaves (module text),
     ``deal_in`` charges each root discard its chance of dealing in and the payment (the value
     Expectimax's defence, :func:`~paiju.mahjong.agents.value.deal_in_risk` with its defaults; in
-    points, so for leaves in points: ``leaf=draw``),
+    points, so only with ``leaf=draw``),
     ``ron_rate`` the discard wins before
     an in-tree draw of a ready hand (:class:`ValueSearch`; 0 = the paper's self-draws only),
     ``defence`` the claim rule's (greedy's); ``threads`` sets torch's threads (0 = leave).
@@ -239,6 +239,10 @@ class CombinedAgent:
             )
         if leaf not in LEAVES:
             raise ConfigError(f"{self.name}: leaf={leaf!r} must be one of {LEAVES}")
+        if (value_model or deal_in) and leaf != "draw":
+            # both are in points; leaf=discard's leaves are raw Q of a hand the network never saw
+            raise ConfigError(f"{self.name}: value_model and deal_in value in points and need leaf=draw "
+                              f"(got leaf={leaf!r})")
         self.model = QModel.load(resolve_model(model, network, agent=self.name), ranks=True, agent=self.name)
         self.leaf = leaf
         self.alpha = float(alpha)
