@@ -14,6 +14,26 @@
     the agent's turn-decision times (median, p95): wall clock, and CPU time
     (``process_time``: what a decision costs when the shared machine is busy).
 
+``breakdown RECORD_DIR``
+    Replays the hands of a 2v2-all run (default rules only) and says where A's play departs
+    from greedy's: per agent, the share of its seat-hands that reached ready, the discard at
+    which it first did and the wins per hand that reached ready; and for A's discards, the
+    share that differ from greedy's, classified by the discard's own shape (leaves a higher
+    shanten, as many shanten but fewer effective tiles, or as good a shape) and by cause (the
+    same spec with ``defence=false`` would have played otherwise: defence; else offence).
+
+``ron-rates``
+    Greedy self-play behind ``RON_RATES``: how often an opponent's discard is a ready seat's
+    live wait, against ``unseen(t) / sum(unseen)``, by class of wait.
+
+``leaf-rates``
+    Greedy self-play behind ``SELFPLAY_RATES``: by shanten, how often a seat's shanten falls
+    (a ready hand wins) by its next discard, and that over its own effective-tile rate.
+
+``leaf-calibration RECORD_DIR``
+    The leaf's P(win) after every recorded discard, under the first and the self-play rates,
+    against whether the seat won: by shanten and stage.
+
 ``hazard``
     Greedy self-play behind ``RIVAL_HAZARD``: by seat 0's own draws left, the share of its
     turns after which another seat ended the hand before its next turn; and seat 0's mean
@@ -58,8 +78,19 @@ from paiju.mahjong.agents.defence import (
     wait_features,
 )
 from paiju.mahjong.agents.match import paired_by_wall
-from paiju.mahjong.agents.value import readiness
-from paiju.mahjong.game import WIN, MahjongGame, Phase
+from paiju.mahjong.agents.value import (
+    RON_CLASSES,
+    RON_RATES,
+    SELFPLAY_RATES,
+    HandValueEvaluator,
+    LeafState,
+    kind_class,
+    near_kinds,
+    readiness,
+)
+from paiju.mahjong.features import discard_shapes
+from paiju.mahjong.game import WIN, MahjongGame, Phase, parse_wall
+from paiju.mahjong.shanten import shanten_tables, suit_indices
 
 
 def outcomes(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
@@ -125,6 +156,70 @@ def agreement(spec: str, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
+def breakdown(record_dir: Path, games: int | None) -> dict[str, Any]:
+    header = json.loads((record_dir / "run.json").read_text())["config"]
+    if header["game"] != "mahjong" or header["format"] != "2v2-all" or header["game_options"]:
+        raise SystemExit(f"{record_dir}: breakdown reads 2v2-all mahjong runs under the default rules")
+    spec_a = header["agents"][0]
+    rows = read_records(record_dir, columns=["game_index", "seat_agents", "moves", "deal"]).to_pylist()
+    rows.sort(key=lambda r: r["game_index"])
+    rows = rows[:games] if games else rows
+    greedy = GreedyAgent()
+    undefended = REGISTRY.make(f"{spec_a},defence=false") if "leaf=value" in spec_a else None
+    game = MahjongGame()
+    per_agent = {i: {"seat_hands": 0, "ready": 0, "first_ready_discards": 0, "ready_wins": 0} for i in (0, 1)}
+    kinds: dict[str, int] = defaultdict(int)
+    decisions = differ = 0
+    for r in rows:
+        state = game.new_initial_state()
+        state.apply(parse_wall(r["deal"]))
+        first_ready: list[int | None] = [None] * 4
+        discards = [0] * 4
+        for text in r["moves"][1:]:
+            seat = state.current_player()
+            legal = state.legal_actions()
+            action = next(a for a in legal if state.action_to_string(a) == text)
+            if text.startswith("discard") and r["seat_agents"][seat] == 0:
+                obs = state.observation(seat)
+                choice = greedy.act(obs, legal)
+                decisions += 1
+                if choice != action:
+                    differ += 1
+                    rows_ = discard_shapes(list(obs.hand), obs.unseen_counts())
+                    shapes = {k: (sh, eff) for k, sh, eff in rows_}
+                    best_sh, best_eff = min(shapes.values(), key=lambda x: (x[0], -x[1]))
+                    sh, eff = shapes[action]
+                    shape = ("higher_shanten" if sh > best_sh
+                             else "fewer_effective" if eff < best_eff else "as_good")
+                    cause = "unknown"
+                    if undefended is not None:
+                        cause = "defence" if undefended.act(obs, legal) != action else "offence"
+                    kinds[f"{shape}/{cause}"] += 1
+            state.apply(action)
+            if text.startswith("discard"):
+                discards[seat] += 1
+                if first_ready[seat] is None and distance(state.observation(seat).hand) == 1:
+                    first_ready[seat] = discards[seat]
+        result = state.returns()
+        for seat, agent in enumerate(r["seat_agents"]):
+            c = per_agent[agent]
+            c["seat_hands"] += 1
+            if first_ready[seat] is not None:
+                c["ready"] += 1
+                c["first_ready_discards"] += first_ready[seat]
+                c["ready_wins"] += result[seat] > 0
+    return {
+        "record": str(record_dir), "agent_A": spec_a, "games": len(rows),
+        "agents": {"AB"[i]: {"ready_share": c["ready"] / max(1, c["seat_hands"]),
+                             "mean_first_ready_discard": c["first_ready_discards"] / max(1, c["ready"]),
+                             "wins_per_ready_hand": c["ready_wins"] / max(1, c["ready"])}
+                   for i, c in per_agent.items()},
+        "A_discards": decisions,
+        "A_differs_from_greedy": differ / max(1, decisions),
+        "A_differences_per_discard": {k: v / max(1, decisions) for k, v in sorted(kinds.items())},
+    }
+
+
 def _waits(hand: list[int]) -> set[int]:
     out = set()
     for k in range(34):
@@ -177,6 +272,141 @@ def calibrate(hands: int, seed: int) -> dict[str, Any]:
         "hands": hands, "seed": seed, "positions": len(y), "ready_share": float(y.mean()),
         "ready_logit_const_per_meld_per_discard": [float(v) for v in w],
         "wait_share_by_danger": buckets,
+    }
+
+
+def ron_rates(hands: int, seed: int) -> dict[str, Any]:
+    """Greedy self-play: at every discard, for each other seat that is ready, each of its live
+    waits ``t`` was expected ``unseen(t) / sum(unseen)`` times (the leaf's chance of a discard
+    being ``t`` before ``ron_rate``) and hit when the discard was ``t``. The hit / expected ratio
+    by the wait's kind class is the ``ron_rate`` of that class (``RON_RATES``)."""
+    game, greedy = MahjongGame(), GreedyAgent()
+    tables = shanten_tables()
+    hits: dict[str, int] = defaultdict(int)
+    expected: dict[str, float] = defaultdict(float)
+    for h in range(hands):
+        state = game.new_hand(seed=seed + h)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            action = greedy.act(obs, legal) if len(legal) > 1 else legal[0]
+            if obs.phase == Phase.TURN and action < 34:
+                for other in range(4):
+                    view = state.observation(other)
+                    hand = list(view.hand)
+                    if other == seat or sum(hand) % 3 != 1:
+                        continue
+                    index, sets = suit_indices(hand), sum(hand) // 3
+                    if tables.distance_at(index, sets) != 1:
+                        continue
+                    after = tables.distances_after_draw(index, sets, list(range(34)))
+                    unseen = view.unseen_counts()
+                    total = sum(unseen)
+                    for t in range(34):
+                        if after[t] == 0 and unseen[t]:
+                            c = RON_CLASSES[kind_class(t)]
+                            expected[c] += unseen[t] / total
+                            hits[c] += action == t
+            state.apply(action)
+    return {
+        "hands": hands, "seed": seed,
+        "by_class": {c: {"hits": hits[c], "expected": round(expected[c], 1),
+                         "ron_rate": round(hits[c] / expected[c], 3) if expected[c] else None}
+                     for c in RON_CLASSES},
+        "all": round(sum(hits.values()) / max(1e-9, sum(expected.values())), 3),
+    }
+
+
+def leaf_rates(hands: int, seed: int) -> dict[str, Any]:
+    """Greedy self-play behind ``SELFPLAY_RATES``: after each of a seat's discards, its shanten and
+    its own effective-tile rate (unseen effective copies / unseen); at its next discard (or the
+    end of the hand), whether the shanten fell -- for a ready hand, whether it won. Turns after
+    which another seat won are left out (the leaf's hazard counts those)."""
+    game, greedy = MahjongGame(), GreedyAgent()
+    tables = shanten_tables()
+    counts: dict[int, list[float]] = defaultdict(lambda: [0, 0, 0.0])  # turns, improved, sum of rates
+    for h in range(hands):
+        state = game.new_hand(seed=seed + h)
+        last: list[tuple[int, float] | None] = [None] * 4
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            action = greedy.act(obs, legal) if len(legal) > 1 else legal[0]
+            state.apply(action)
+            if obs.phase != Phase.TURN or action >= 34:
+                continue
+            view = state.observation(seat)
+            hand = list(view.hand)
+            index, sets = suit_indices(hand), sum(hand) // 3
+            d0 = tables.distance_at(index, sets)
+            if last[seat] is not None:
+                shanten, rate = last[seat]
+                c = counts[min(shanten, 4)]
+                c[0] += 1
+                c[1] += d0 - 1 < shanten
+                c[2] += rate
+            unseen = view.unseen_counts()
+            after = tables.distances_after_draw(index, sets, near_kinds(hand, index))
+            effective = sum(unseen[t] for t in range(34) if after[t] < d0)
+            last[seat] = (d0 - 1, effective / sum(unseen))
+        result = state.last_result
+        winners = result.winners if result is not None and result.winners else []
+        for seat, entry in enumerate(last):
+            if entry is None or (winners and seat not in winners):
+                continue
+            shanten, rate = entry
+            c = counts[min(shanten, 4)]
+            c[0] += 1
+            c[1] += seat in winners
+            c[2] += rate
+    return {
+        "hands": hands, "seed": seed,
+        "by_shanten": [
+            {"shanten": s, "turns": int(c[0]), "rate_per_own_turn": round(c[1] / c[0], 3),
+             "own_effective_rate": round(c[2] / c[0], 3), "ratio": round(c[1] / c[2], 2)}
+            for s, c in sorted(counts.items())
+        ],
+    }
+
+
+def leaf_calibration(record_dir: Path, games: int | None) -> dict[str, Any]:
+    """After every discard of a recorded run (default rules), the leaf's P(win) of the hand as it
+    stands (``HandValueEvaluator.win_probability``) under each rate setting, against whether the
+    seat won the hand; by shanten (3 = 3 or more) and stage (the seat's discards // 4)."""
+    evaluators = {
+        "first": HandValueEvaluator(ron_by_class=RON_RATES),
+        "selfplay": HandValueEvaluator(ron_by_class=RON_RATES, **SELFPLAY_RATES),
+        "flat_first": HandValueEvaluator(),
+    }
+    rows = read_records(record_dir, columns=["game_index", "moves", "deal", "returns"]).to_pylist()
+    rows.sort(key=lambda r: r["game_index"])
+    rows = rows[:games] if games else rows
+    game = MahjongGame()
+    sums: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for r in rows:
+        state = game.new_initial_state()
+        state.apply(parse_wall(r["deal"]))
+        for text in r["moves"][1:]:
+            seat = state.current_player()
+            action = next(a for a in state.legal_actions() if state.action_to_string(a) == text)
+            state.apply(action)
+            if not text.startswith("discard"):
+                continue
+            view = state.observation(seat)
+            leaf = LeafState(tuple(view.hand), tuple(view.melds[seat]), tuple(view.unseen_counts()),
+                             draws_left(view), (action,), ())
+            c = sums[(min(distance(list(view.hand)) - 1, 3), len(view.discards[seat]) // 4)]
+            c["n"] += 1
+            c["won"] += r["returns"][seat] > 0
+            for name, ev in evaluators.items():
+                c[name] += float(ev.win_probability(view, [leaf])[0])
+    return {
+        "record": str(record_dir), "games": len(rows),
+        "buckets": [
+            {"shanten": sh, "stage": st, "n": int(c["n"]), "won": round(c["won"] / c["n"], 3),
+             **{name: round(c[name] / c["n"], 3) for name in evaluators}}
+            for (sh, st), c in sorted(sums.items()) if c["n"] >= 30
+        ],
     }
 
 
@@ -305,6 +535,18 @@ def main() -> None:
     c = sub.add_parser("calibrate")
     c.add_argument("--hands", type=int, default=120)
     c.add_argument("--seed", type=int, default=5000)
+    b = sub.add_parser("breakdown")
+    b.add_argument("record_dir", type=Path)
+    b.add_argument("--games", type=int, default=None, help="the first N games only")
+    rr = sub.add_parser("ron-rates")
+    rr.add_argument("--hands", type=int, default=1000)
+    rr.add_argument("--seed", type=int, default=30000)
+    lr = sub.add_parser("leaf-rates")
+    lr.add_argument("--hands", type=int, default=600)
+    lr.add_argument("--seed", type=int, default=40000)
+    lc = sub.add_parser("leaf-calibration")
+    lc.add_argument("record_dir", type=Path)
+    lc.add_argument("--games", type=int, default=None, help="the first N games only")
     z = sub.add_parser("hazard")
     z.add_argument("--hands", type=int, default=1500)
     z.add_argument("--seed", type=int, default=10000)
@@ -319,6 +561,14 @@ def main() -> None:
         out = agreement(args.agent, args.hands, args.seed)
     elif args.cmd == "fit-defence":
         out = fit_defence(args.hands, args.seed, args.out)
+    elif args.cmd == "breakdown":
+        out = breakdown(args.record_dir, args.games)
+    elif args.cmd == "ron-rates":
+        out = ron_rates(args.hands, args.seed)
+    elif args.cmd == "leaf-rates":
+        out = leaf_rates(args.hands, args.seed)
+    elif args.cmd == "leaf-calibration":
+        out = leaf_calibration(args.record_dir, args.games)
     elif args.cmd == "hazard":
         out = hazard(args.hands, args.seed)
     else:

@@ -86,7 +86,7 @@ def test_mahjong_defaults_are_the_agent_classes() -> None:
     assert described["expectimax"][0] == {
         "depth": 2, "alpha": 0.6, "claim_depth": 1, "leaf": "shanten", "prune": "tiles",
         "defence": True, "deal_in_tai": 2.0, "wait_scale": 0.02, "ron_rate": 0.6, "reads": "fitted",
-        "saved_loss": 940.0,
+        "saved_loss": 940.0, "ron": "flat", "rates": "first",
     }
     assert described["greedy"][0] == {"defence": True}
     default = REGISTRY.make("expectimax", seed=0)

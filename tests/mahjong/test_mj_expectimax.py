@@ -25,9 +25,10 @@ from paiju.mahjong.agents import (
     ValueExpectimaxAgent,
     ValueSearch,
 )
+from paiju.mahjong.agents.value import SELFPLAY_RATES
 from paiju.mahjong.config import MahjongConfig, TaiTable
 from paiju.mahjong.game import CHOW_HIGH, PASS, PUNG, WIN, MahjongGame, MahjongObservation, Phase
-from paiju.mahjong.shanten import shanten_counts, suit_indices
+from paiju.mahjong.shanten import shanten_counts, shanten_tables, suit_indices
 from paiju.mahjong.tiles import Meld, MeldType, parse_counts
 
 GAME = MahjongGame()
@@ -321,6 +322,78 @@ def test_ready_value_under_a_hazard_by_draws_left_matches_a_simulated_race() -> 
         going &= ~tsumo
     assert value == pytest.approx(total.mean(), rel=0.03)
     assert HandValueEvaluator(rival=0.05).evaluate(obs, [leaf])[0] > value  # later rivals cost
+
+
+def test_ron_rates_by_class_weight_each_wait_by_its_class() -> None:
+    """Waits on 1m (a terminal) and 4m (3-7), one own draw left, no rival: the discard-win
+    chance and its mean payment weight each wait by its class's rate (docs/mahjong.md §10)."""
+    obs = _position("123456789p111s99s23m5z")
+    ev = HandValueEvaluator(rival=0.0, ron_by_class=(0.5, 1.25, 0.95, 0.66))
+    hand = list(obs.hand)
+    hand[_kind("5z")] -= 1
+    unseen = tuple(obs.unseen_counts())
+    leaf = LeafState(tuple(hand), (), unseen, 1, (_kind("5z"),), ())
+    u1, u4, total = unseen[_kind("1m")], unseen[_kind("4m")], sum(unseen)
+    s1, r1 = ev.wait_values(obs, tuple(hand), (), _kind("1m"))
+    s4, r4 = ev.wait_values(obs, tuple(hand), (), _kind("4m"))
+    weighted = 1.25 * u1 + 0.66 * u4
+    p_ron = 1 - (1 - weighted / total) ** 3
+    expected = (p_ron * (1.25 * u1 * r1 + 0.66 * u4 * r4) / weighted
+                + (1 - p_ron) * (u1 * s1 + u4 * s4) / total)
+    assert ev.evaluate(obs, [leaf])[0] == pytest.approx(expected)
+    # the tree's discard wins before an in-tree draw read the same rates
+    search = ValueSearch(obs, 2, 1.0, "tiles", ShantenOrdering(), ron_by_class=(0.5, 1.25, 0.95, 0.66))
+    ctx = ExpectimaxAgent().context(obs, (), 16)
+    after = shanten_tables().distances_after_draw(suit_indices(hand), 5, list(range(34)))
+    p, v = search.ron_chance(ctx, hand, list(unseen), after)
+    w1, w4 = search.ron_value(ctx, hand, _kind("1m")), search.ron_value(ctx, hand, _kind("4m"))
+    assert p == pytest.approx(p_ron)
+    assert v == pytest.approx((1.25 * u1 * w1 + 0.66 * u4 * w4) / weighted)
+    # every class at one rate is the flat model
+    same = HandValueEvaluator(rival=0.0, ron_by_class=(0.66,) * 4).evaluate(obs, [leaf])[0]
+    assert same == pytest.approx(HandValueEvaluator(rival=0.0, ron_rate=0.66).evaluate(obs, [leaf])[0])
+    with pytest.raises(ConfigError, match="ron rates by class"):
+        HandValueEvaluator(ron_by_class=(1.0, 1.0))
+
+
+def test_ron_classes_keeps_the_single_wait_opponents_throw() -> None:
+    """Two single waits alike in count and tai, on 9m (a terminal) and 5s (a middle tile): the
+    flat model values them the same; with rates by class the agent keeps the terminal."""
+    obs = _position("123456789p111s333z9m5s")
+    legal = _legal_discards(obs)
+    flat = ValueExpectimaxAgent(depth=1, defence=False)
+    flat.act(obs, legal)
+    assert flat.last_values[_kind("9m")] == pytest.approx(flat.last_values[_kind("5s")])
+    classes = REGISTRY.make("expectimax:leaf=value,depth=1,defence=false,ron=classes")
+    assert classes.act(obs, legal) == _kind("5s")
+    with pytest.raises(ConfigError, match="ron_rate applies to ron=flat"):
+        REGISTRY.make("expectimax:leaf=value,ron=classes,ron_rate=0.7")
+
+
+def test_first_step_scale_speeds_a_not_ready_leaf() -> None:
+    """A 1-shanten leaf, two own draws, no rival: P(win) = r x ready_rate, r its first-step rate,
+    the own effective-tile rate times ``first_step_scale`` (claims speed it), at most 1."""
+    obs = _position("123456789p111s99s2m5m5z")
+    hand = list(obs.hand)
+    hand[_kind("5z")] -= 1
+    unseen = tuple(obs.unseen_counts())
+    leaf = LeafState(tuple(hand), (), unseen, 2, (_kind("5z"),), ())
+    # 1m..7m make a partial set with 2m or 5m; a third 9s makes a set, 2m or 5m the single wait
+    effective = (sum(unseen[_kind(f"{r}m")] for r in range(1, 8)) + unseen[_kind("9s")]) / sum(unseen)
+    rates = {"rival": 0.0, "improve": (0.3,), "ready_rate": 0.25}
+    plain = HandValueEvaluator(**rates)
+    assert plain.win_probability(obs, [leaf])[0] == pytest.approx(effective * 0.25)
+    faster = HandValueEvaluator(**rates, first_step_scale=(1.5,))
+    assert faster.win_probability(obs, [leaf])[0] == pytest.approx(1.5 * effective * 0.25)
+    value, p = faster.evaluate(obs, [leaf])[0], faster.win_probability(obs, [leaf])[0]
+    assert value == pytest.approx(p * plain.evaluate(obs, [leaf])[0] / plain.win_probability(obs, [leaf])[0])
+    assert 5 * effective > 1  # capped: the first step comes at the first draw
+    capped = HandValueEvaluator(**rates, first_step_scale=(5.0,)).win_probability(obs, [leaf])[0]
+    assert capped == pytest.approx(0.25)
+    with pytest.raises(ConfigError, match="first_step_scale"):
+        HandValueEvaluator(first_step_scale=(0.0,))
+    agent = REGISTRY.make("expectimax:leaf=value,rates=selfplay")
+    assert agent.leaf_evaluator.first_step_scale == SELFPLAY_RATES["first_step_scale"]
 
 
 def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:

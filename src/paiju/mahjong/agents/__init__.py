@@ -29,7 +29,9 @@ from paiju.mahjong.agents.expectimax import (
 )
 from paiju.mahjong.agents.greedy import GreedyAgent, rank_discards
 from paiju.mahjong.agents.value import (
+    RATE_MODES,
     READS,
+    RON_MODES,
     SAVED_LOSS,
     HandValueEvaluator,
     LeafState,
@@ -52,6 +54,8 @@ def make_expectimax(
     ron_rate: float = 0.6,
     reads: str = "fitted",
     saved_loss: float = SAVED_LOSS,
+    ron: str = "flat",
+    rates: str = "first",
 ) -> ExpectimaxAgent:
     """``leaf=shanten`` (default): the first Expectimax; ``leaf=value``: :class:`ValueExpectimaxAgent`.
 
@@ -59,15 +63,15 @@ def make_expectimax(
     ``expectimax`` replay), because the value-leaf agent has not yet been measured stronger
     (docs/results/mahjong-expectimax.md). Its depth counts discard-and-draw layers and it
     prunes by distinct kinds; ``prune``, ``defence``, ``deal_in_tai``, ``wait_scale``,
-    ``ron_rate``, ``reads`` and ``saved_loss`` belong to ``leaf=value``, and giving one with
-    ``leaf=shanten`` is an error.
+    ``ron_rate``, ``ron``, ``rates``, ``reads`` and ``saved_loss`` belong to ``leaf=value``, and
+    giving one with ``leaf=shanten`` is an error.
     """
     if leaf == "shanten":
         given = {
             name: value for name, value, default in (
                 ("prune", prune, "tiles"), ("defence", defence, True), ("deal_in_tai", deal_in_tai, 2.0),
                 ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, 0.6), ("reads", reads, "fitted"),
-                ("saved_loss", saved_loss, SAVED_LOSS),
+                ("saved_loss", saved_loss, SAVED_LOSS), ("ron", ron, "flat"), ("rates", rates, "first"),
             ) if value != default
         }
         if given:
@@ -79,6 +83,7 @@ def make_expectimax(
     return ValueExpectimaxAgent(
         seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=prune, defence=defence,
         deal_in_tai=deal_in_tai, wait_scale=wait_scale, ron_rate=ron_rate, reads=reads, saved_loss=saved_loss,
+        ron=ron, rates=rates,
     )
 
 
@@ -102,7 +107,7 @@ REGISTRY.register(
     make_expectimax,
     keyword_defaults(
         make_expectimax, "depth", "alpha", "claim_depth", "leaf", "prune", "defence",
-        "deal_in_tai", "wait_scale", "ron_rate", "reads", "saved_loss",
+        "deal_in_tai", "wait_scale", "ron_rate", "reads", "saved_loss", "ron", "rates",
     ),
     "Expectimax over own discards/draws; leaf=shanten (default): shanten-speed leaves, top "
     "ceil(alpha*kinds) discards; leaf=value: win probability x payment, discard wins, defence, "
@@ -112,7 +117,8 @@ REGISTRY.register(
         "deal_in_tai": (0.0, 30.0), "wait_scale": (0.0, 0.5), "ron_rate": (0.0, 3.0),
         "saved_loss": (0.0, 20000.0),
     },
-    choices={"leaf": ("value", "shanten"), "prune": ("tiles", "kinds"), "reads": READS},
+    choices={"leaf": ("value", "shanten"), "prune": ("tiles", "kinds"), "reads": READS, "ron": RON_MODES,
+             "rates": RATE_MODES},
 )
 
 

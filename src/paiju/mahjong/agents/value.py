@@ -91,6 +91,24 @@ from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_ind
 from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
 
 PRUNE_MODES = ("tiles", "kinds")
+RON_MODES = ("flat", "classes")
+RATE_MODES = ("first", "selfplay")
+"""The not-ready leaf's speed: the first calibration's rates, or :data:`SELFPLAY_RATES`."""
+
+SELFPLAY_RATES: dict[str, Any] = {
+    "improve": (0.25, 0.38, 0.47, 0.63),
+    "ready_rate": 0.19,
+    "first_step_scale": (1.6, 1.5, 1.3, 1.15),
+}
+"""``rates=selfplay``: per own turn in greedy self-play, among turns the hand survived (nobody
+else won before the player's next discard), the chance that the shanten fell by the next own
+discard, claims included: 0.249 / 0.379 / 0.465 / 0.625 at shanten 1 / 2 / 3 / 4+; a ready
+hand won 0.193 of them. The same rate over the hand's own effective-tile rate (unseen
+effective copies / unseen) was 1.59 / 1.51 / 1.29 / 1.13: claims and kong draws speed a hand
+beyond its draws (``benchmarks/mahjong_expectimax.py leaf-rates --hands 600 --seed 40000``).
+The first calibration's rates (``improve`` 0.13 / 0.23 / 0.47, ``ready_rate`` 0.24, no
+factor) made a hand two or more steps from ready win half as often as such hands do."""
+"""How a discard win's chance is read: one ``ron_rate`` for every wait, or :data:`RON_RATES` by class."""
 DRAGONS = (31, 32, 33)
 
 RIVAL_HAZARD = (0.25, 0.30, 0.31, 0.31, 0.25, 0.23, 0.20, 0.14, 0.10, 0.05, 0.03, 0.005, 0.0)
@@ -113,6 +131,33 @@ The agent was measured with 940 (docs/results/mahjong-expectimax.md); 1,211 is u
 Without it a slow, valuable hand looks better than a fast one whose speed protects the player."""
 
 
+RON_CLASSES = ("honour", "terminal", "2/8", "3-7")
+"""Classes of a wait for its chance of being discarded (:func:`kind_class`)."""
+
+
+def kind_class(kind: int) -> int:
+    """Index into :data:`RON_CLASSES` of a tile kind: honours, 1 and 9, 2 and 8, 3 to 7."""
+    if kind >= 27:
+        return 0
+    rank = kind % 9
+    return 1 if rank in (0, 8) else 2 if rank in (1, 7) else 3
+
+
+RON_RATES = (1.25, 1.25, 0.95, 0.66)
+"""``ron=classes``: per class of :data:`RON_CLASSES`, the chance that an opponent's discard is a
+given live wait relative to drawing it (hits / ``unseen(t) / sum(unseen)`` at every discard,
+for every ready seat's live waits; ``benchmarks/mahjong_expectimax.py ron-rates``, greedy
+self-play). Opponents keep the middle tiles they can use and throw honours and terminals,
+so one flat ``ron_rate`` (0.6) undervalues an edge, terminal or honour wait."""
+
+
+def ron_by_kind(by_class: Sequence[float]) -> tuple[float, ...]:
+    """Per kind, the ron rate of a wait on it: ``by_class[kind_class(kind)]``."""
+    if len(by_class) != len(RON_CLASSES) or any(not 0 <= r <= 3 for r in by_class):
+        raise ConfigError(f"ron rates by class must be {len(RON_CLASSES)} values in [0, 3], got {by_class!r}")
+    return tuple(float(by_class[kind_class(k)]) for k in range(NUM_KINDS))
+
+
 def keep_table(rival: float | Sequence[float], max_draws: int) -> np.ndarray:
     """``keep[n]`` = 1 - chance that another player ends the hand in the go-around of own draw ``n``
     (``n`` own draws left): ``rival`` is one rate for every go-around or a table by draws left."""
@@ -120,6 +165,12 @@ def keep_table(rival: float | Sequence[float], max_draws: int) -> np.ndarray:
     if not rates or any(not 0 <= r < 1 for r in rates):
         raise ConfigError(f"rival rates must be in [0, 1), got {rival!r}")
     return np.array([1 - rates[min(n, len(rates) - 1)] for n in range(max_draws + 1)])
+
+
+def ron_chance(live_ron: float, total: int) -> float:
+    """Chance that one of the three others' discards of a go-around is a wait: each discard is
+    one with ``live_ron / total`` (the live waits weighted by their ron rates, among the unseen)."""
+    return 1 - (1 - min(1.0, live_ron / total)) ** (NUM_PLAYERS - 1)
 
 
 class LeafState(NamedTuple):
@@ -234,7 +285,7 @@ class HandValueEvaluator:
     (``self_draw_share`` 0.21); one hand in four is won by each player over ~18 own draws
     (``rival`` 0.04 per go-around). ``ron_rate`` scales the chance that an opponent's
     discard is a given live tile relative to drawing it (opponents keep what they need,
-    so below 1).
+    so below 1); ``ron_by_class`` gives it per class of wait instead (:data:`RON_RATES`).
     """
 
     def __init__(
@@ -246,16 +297,24 @@ class HandValueEvaluator:
         self_draw_share: float = 0.21,
         saved_loss: float = 0.0,
         max_draws: int = 40,
+        ron_by_class: Sequence[float] | None = None,
+        first_step_scale: Sequence[float] = (),
     ) -> None:
         if not 0 <= ron_rate <= 3 or not 0 < ready_rate <= 1:
             raise ConfigError(f"bad hand-value parameters: {ron_rate=}, {ready_rate=}")
         if not improve or any(not 0 < r <= 1 for r in improve) or not 0 <= self_draw_share <= 1:
             raise ConfigError(f"bad hand-value parameters: {improve=}, {self_draw_share=}")
         self.ron_rate = float(ron_rate)
+        self._ron_weights = None if ron_by_class is None else ron_by_kind(ron_by_class)
         self.rival = rival
         self._keep = keep_table(rival, max_draws)
         self.ready_rate = float(ready_rate)
         self.improve = tuple(float(r) for r in improve)
+        if any(not 0 < x <= 5 for x in first_step_scale):
+            raise ConfigError(f"bad hand-value parameters: {first_step_scale=}")
+        self.first_step_scale = tuple(float(x) for x in first_step_scale)
+        """By shanten 1, 2, ... (the last holds beyond): the factor on a not-ready leaf's own
+        effective-tile rate for its first step (claims speed it too); empty: no factor."""
         self.self_draw_share = float(self_draw_share)
         self.saved_loss = float(saved_loss)
         """Points added to every win: the loss that ending the hand saves (:data:`SAVED_LOSS`)."""
@@ -325,18 +384,36 @@ class HandValueEvaluator:
         total = sum(unseen)
         live = 0
         v_self = v_ron = 0.0
+        weights = self._ron_weights
+        live_ron = 0.0  # with rates by class: the waits weighted by them (v_ron likewise)
         for t in range(NUM_KINDS):
             if outcomes[t] == 0 and unseen[t]:
                 s, r = self.wait_values(obs, leaf.hand, leaf.melds, t)
                 live += unseen[t]
                 v_self += unseen[t] * s
-                v_ron += unseen[t] * r
+                if weights is None:
+                    v_ron += unseen[t] * r
+                else:
+                    live_ron += unseen[t] * weights[t]
+                    v_ron += unseen[t] * weights[t] * r
         n = min(leaf.draws_left, self.max_draws)
         if not live or total <= 0 or n <= 0:
             return 0.0
-        p_draw, p_ron = self._ready_race(live, total)
-        return self._race(p_ron * v_ron / live + (1 - p_ron) * p_draw * v_self / live,
+        if weights is None:
+            p_draw, p_ron = self._ready_race(live, total)
+            ron_part = p_ron * v_ron / live
+        else:
+            p_draw, p_ron = self._ready_race(live, total, live_ron)
+            ron_part = p_ron * v_ron / live_ron if live_ron else 0.0
+        return self._race(ron_part + (1 - p_ron) * p_draw * v_self / live,
                           (1 - p_ron) * (1 - p_draw), n)
+
+    def _first_step(self, rate: float, shanten: int) -> float:
+        """A not-ready leaf's chance per go-around of its first step from its own effective rate."""
+        scale = self.first_step_scale
+        if not scale:
+            return rate
+        return min(1.0, rate * scale[min(shanten, len(scale)) - 1])
 
     def _race(self, gain: float, undecided: float, n: int) -> float:
         """``sum`` over the ``n`` go-arounds of ``gain`` x (nobody else ended it) x (still undecided)."""
@@ -346,11 +423,15 @@ class HandValueEvaluator:
             v = keep[m] * (gain + undecided * v)
         return v
 
-    def _ready_race(self, live: int, total: int) -> tuple[float, float]:
+    def _ready_race(self, live: int, total: int, live_ron: float | None = None) -> tuple[float, float]:
         """A ready hand's chances per go-around with ``live`` winning tiles among ``total`` unseen:
-        (self-draw, a win on one of the three others' discards)."""
+        (self-draw, a win on one of the three others' discards). ``live_ron``: the waits weighted
+        by their rates by class; without it every wait has ``ron_rate``."""
         p_draw = live / total
-        p_ron = 1 - (1 - min(1.0, self.ron_rate * p_draw)) ** (NUM_PLAYERS - 1)
+        if live_ron is None:
+            p_ron = 1 - (1 - min(1.0, self.ron_rate * p_draw)) ** (NUM_PLAYERS - 1)
+        else:
+            p_ron = ron_chance(live_ron, total)
         return p_draw, p_ron
 
     def _new_decision(self, observation: MahjongObservation) -> None:
@@ -375,18 +456,21 @@ class HandValueEvaluator:
             total = sum(leaf.unseen)
             n = min(leaf.draws_left, self.max_draws)
             if d0 == 1:
-                live = sum(
-                    leaf.unseen[t] for t in range(NUM_KINDS)
+                waits = [
+                    t for t in range(NUM_KINDS)
                     if outcomes[t] == 0 and leaf.unseen[t]
                     and any(self.wait_values(observation, leaf.hand, leaf.melds, t))
-                )
+                ]
+                live = sum(leaf.unseen[t] for t in waits)
                 if live and total > 0 and n > 0:
-                    p_draw, p_ron = self._ready_race(live, total)
+                    weights = self._ron_weights
+                    live_ron = None if weights is None else sum(leaf.unseen[t] * weights[t] for t in waits)
+                    p_draw, p_ron = self._ready_race(live, total, live_ron)
                     out[i] = self._race(p_ron + (1 - p_ron) * p_draw, (1 - p_ron) * (1 - p_draw), n)
                 continue
             eff = sum(leaf.unseen[t] for t in range(NUM_KINDS) if outcomes[t] < d0)
             if eff > 0 and n > 0 and total > 0:
-                far.append((i, eff / total, d0 - 1, n))
+                far.append((i, self._first_step(eff / total, d0 - 1), d0 - 1, n))
         if far:
             out[[f[0] for f in far]] = self._far_probabilities(far)
         return out
@@ -431,7 +515,7 @@ class HandValueEvaluator:
                     eff += unseen[t]
             n = min(leaf.draws_left, self.max_draws)
             if eff > 0 and n > 0:
-                far.append((i, eff / sum(unseen), d0 - 1, n))
+                far.append((i, self._first_step(eff / sum(unseen), d0 - 1), d0 - 1, n))
                 out[i] = self._payment(observation, leaf)
         if far:
             out[[f[0] for f in far]] *= self._far_probabilities(far)
@@ -560,7 +644,7 @@ class ValueSearch:
     def __init__(
         self, obs: MahjongObservation, depth: int, alpha: float, prune: str, ordering: OrderingFunction,
         ron_rate: float = 0.6, rival: float | Sequence[float] = RIVAL_HAZARD, exact_leaves: bool = False,
-        saved_loss: float = 0.0,
+        saved_loss: float = 0.0, ron_by_class: Sequence[float] | None = None,
     ) -> None:
         if depth < 1:
             raise ConfigError(f"expectimax depth must be >= 1, got {depth}")
@@ -575,6 +659,7 @@ class ValueSearch:
         self.ordering = ordering
         self.ron_rate = ron_rate
         """Discard wins before each in-tree draw of a ready hand (0 = self-draws only, the paper's tree)."""
+        self._ron_weights = None if ron_by_class is None else ron_by_kind(ron_by_class)
         self.rival = rival
         """Chance per go-around that another player ends the hand first (a rate, or a table by
         own draws left: :data:`RIVAL_HAZARD`)."""
@@ -705,10 +790,18 @@ class ValueSearch:
                    outcomes: Sequence[int]) -> tuple[float, float]:
         """Before the draw of a ready hand the three others discard: (chance one is a wait, its mean points).
 
-        The same model as the leaf's (``ron_rate`` x live / unseen per discard), so a hand
-        ready inside the tree is not worth less than one ready at a leaf.
+        The same model as the leaf's (``ron_rate`` x live / unseen per discard, per kind of
+        wait), so a hand ready inside the tree is not worth less than one ready at a leaf.
         """
         total = sum(unseen)
+        weights = self._ron_weights
+        if weights is not None:
+            live_ron = value = 0.0
+            for t in range(NUM_KINDS):
+                if outcomes[t] == 0 and unseen[t] and weights[t] > 0:
+                    live_ron += unseen[t] * weights[t]
+                    value += unseen[t] * weights[t] * self.ron_value(ctx, c, t)
+            return (ron_chance(live_ron, total), value / live_ron) if live_ron else (0.0, 0.0)
         live = 0
         value = 0.0
         for t in range(NUM_KINDS):
@@ -789,6 +882,8 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         leaf_evaluator: LeafValueEvaluator | None = None,
         ordering: OrderingFunction | None = None,
         name: str = "expectimax",
+        ron: str = "flat",
+        rates: str = "first",
     ) -> None:
         super().__init__(
             seed, depth=depth, alpha=alpha, claim_depth=claim_depth, ordering=ordering, name=name
@@ -801,6 +896,18 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
             )
         if reads not in READS:
             raise ConfigError(f"expectimax reads must be one of {READS}, got {reads!r}")
+        if ron not in RON_MODES:
+            raise ConfigError(f"expectimax ron must be one of {RON_MODES}, got {ron!r}")
+        if ron == "classes" and ron_rate != 0.6:
+            raise ConfigError(
+                "expectimax ron_rate applies to ron=flat; ron=classes uses the fitted rates by "
+                f"class of wait {dict(zip(RON_CLASSES, RON_RATES, strict=True))}"
+            )
+        if rates not in RATE_MODES:
+            raise ConfigError(f"expectimax rates must be one of {RATE_MODES}, got {rates!r}")
+        self.rates = rates
+        self.ron = ron
+        self.ron_by_class: tuple[float, ...] | None = RON_RATES if ron == "classes" else None
         self.prune = prune
         self.defence = defence
         self.reads = reads
@@ -809,7 +916,8 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         self.ron_rate = float(ron_rate)
         self.saved_loss = SAVED_LOSS if saved_loss is None else float(saved_loss)
         self.leaf_evaluator: LeafValueEvaluator = leaf_evaluator or HandValueEvaluator(
-            ron_rate=ron_rate, saved_loss=self.saved_loss
+            ron_rate=ron_rate, saved_loss=self.saved_loss, ron_by_class=self.ron_by_class,
+            **(SELFPLAY_RATES if rates == "selfplay" else {}),
         )
         self.last_values: dict[int, float] = {}
         """Value of every option of the latest decision (discard kind or action), for hints."""
@@ -817,7 +925,8 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
 
     def new_search(self, obs: MahjongObservation, depth: int) -> ValueSearch:
         return ValueSearch(
-            obs, depth, self.alpha, self.prune, self.ordering, self.ron_rate, saved_loss=self.saved_loss
+            obs, depth, self.alpha, self.prune, self.ordering, self.ron_rate, saved_loss=self.saved_loss,
+            ron_by_class=self.ron_by_class,
         )
 
     def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
