@@ -8,6 +8,10 @@
     of the wall cancels); plus each agent's decision times (median, p95, from the
     ``move_ms`` the arena records for every move).
 
+``deal-in-payments RECORD_DIR``
+    The tai each deal-in of a recorded run paid, by winner and dealer involvement (what
+    ``deal_in_tai`` stands for).
+
 ``agreement``
     Plays ``--hands`` seeded hands with ``--agent`` in every seat and asks greedy for its
     discard on each of the agent's turn observations: the share of identical discards, and
@@ -19,8 +23,10 @@
     from greedy's: per agent, the share of its seat-hands that reached ready, the discard at
     which it first did and the wins per hand that reached ready; and for A's discards, the
     share that differ from greedy's, classified by the discard's own shape (leaves a higher
-    shanten, as many shanten but fewer effective tiles, or as good a shape) and by cause (the
-    same spec with ``defence=false`` would have played otherwise: defence; else offence).
+    shanten, as many shanten but fewer effective tiles, or as good a shape) and, with
+    ``--causes``, by cause (the same spec with ``defence=false`` would have played otherwise:
+    defence; else offence). Per agent also the opponent discards seen while ready, the live
+    waits then, and the discard wins per discard seen and self-draws per hand.
 
 ``ron-rates``
     Greedy self-play behind ``RON_RATES``: how often an opponent's discard is a ready seat's
@@ -110,6 +116,25 @@ def outcomes(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
             for i, c in counts.items() if c["seat_hands"]}
 
 
+def deal_in_payments(record_dir: Path) -> dict[str, Any]:
+    """The tai a deal-in paid in a recorded run, (payment - base) / per tai, by winning agent and
+    whether the dealer was the winner or the discarder (then the dealer's tai are in it): what
+    ``deal_in_tai`` stands for. Hands won by more than one seat are left out."""
+    rows = read_records(record_dir, columns=["seat_agents", "extra"]).to_pylist()
+    config = MahjongGame().config
+    tai: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        result = json.loads(r["extra"])["hands"][0]
+        if len(result["winners"]) != 1 or result["self_draw"]:
+            continue
+        winner, payer = result["winners"][0], result["discarder"]
+        involved = result["dealer"] in (winner, payer)
+        key = f"{'AB'[r['seat_agents'][winner]]} wins, {'dealer involved' if involved else 'no dealer'}"
+        tai[key].append((-result["deltas"][payer] - config.base) / config.per_tai)
+    mean = {k: {"deal_ins": len(v), "tai": round(float(np.mean(v)), 3)} for k, v in sorted(tai.items())}
+    return {"record": str(record_dir), "mean_tai": mean}
+
+
 def paired(record_dir: Path) -> dict[str, Any]:
     rows = read_records(record_dir).to_pylist()
     try:
@@ -156,67 +181,89 @@ def agreement(spec: str, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
-def breakdown(record_dir: Path, games: int | None) -> dict[str, Any]:
+def breakdown(record_dir: Path, games: int | None, causes: bool = False) -> dict[str, Any]:
     header = json.loads((record_dir / "run.json").read_text())["config"]
     if header["game"] != "mahjong" or header["format"] != "2v2-all" or header["game_options"]:
         raise SystemExit(f"{record_dir}: breakdown reads 2v2-all mahjong runs under the default rules")
     spec_a = header["agents"][0]
-    rows = read_records(record_dir, columns=["game_index", "seat_agents", "moves", "deal"]).to_pylist()
+    columns = ["game_index", "seat_agents", "moves", "deal", "extra"]
+    rows = read_records(record_dir, columns=columns).to_pylist()
     rows.sort(key=lambda r: r["game_index"])
     rows = rows[:games] if games else rows
     greedy = GreedyAgent()
-    undefended = REGISTRY.make(f"{spec_a},defence=false") if "leaf=value" in spec_a else None
-    game = MahjongGame()
-    per_agent = {i: {"seat_hands": 0, "ready": 0, "first_ready_discards": 0, "ready_wins": 0} for i in (0, 1)}
+    undefended = REGISTRY.make(f"{spec_a},defence=false") if causes and "leaf=value" in spec_a else None
+    game, tables = MahjongGame(), shanten_tables()
+    keys = ("seat_hands", "ready", "first_ready_discards", "exposure", "live", "ron", "self_draws")
+    per_agent = {i: dict.fromkeys(keys, 0) for i in (0, 1)}
     kinds: dict[str, int] = defaultdict(int)
     decisions = differ = 0
     for r in rows:
         state = game.new_initial_state()
         state.apply(parse_wall(r["deal"]))
         first_ready: list[int | None] = [None] * 4
+        ready = [False] * 4  # after the seat's last discard
+        live = [0] * 4  # its live waits then
         discards = [0] * 4
+        agents = r["seat_agents"]
         for text in r["moves"][1:]:
             seat = state.current_player()
             legal = state.legal_actions()
             action = next(a for a in legal if state.action_to_string(a) == text)
-            if text.startswith("discard") and r["seat_agents"][seat] == 0:
+            if text.startswith("discard") and agents[seat] == 0:
                 obs = state.observation(seat)
-                choice = greedy.act(obs, legal)
                 decisions += 1
-                if choice != action:
+                if greedy.act(obs, legal) != action:
                     differ += 1
-                    rows_ = discard_shapes(list(obs.hand), obs.unseen_counts())
-                    shapes = {k: (sh, eff) for k, sh, eff in rows_}
+                    options = discard_shapes(list(obs.hand), obs.unseen_counts())
+                    shapes = {k: (sh, eff) for k, sh, eff in options}
                     best_sh, best_eff = min(shapes.values(), key=lambda x: (x[0], -x[1]))
                     sh, eff = shapes[action]
                     shape = ("higher_shanten" if sh > best_sh
                              else "fewer_effective" if eff < best_eff else "as_good")
-                    cause = "unknown"
                     if undefended is not None:
-                        cause = "defence" if undefended.act(obs, legal) != action else "offence"
-                    kinds[f"{shape}/{cause}"] += 1
+                        shape += "/defence" if undefended.act(obs, legal) != action else "/offence"
+                    kinds[shape] += 1
             state.apply(action)
-            if text.startswith("discard"):
-                discards[seat] += 1
-                if first_ready[seat] is None and distance(state.observation(seat).hand) == 1:
+            if not text.startswith("discard"):
+                continue
+            for other in range(4):  # every ready seat sees this discard
+                if other != seat and ready[other]:
+                    per_agent[agents[other]]["exposure"] += 1
+                    per_agent[agents[other]]["live"] += live[other]
+            view = state.observation(seat)
+            hand = list(view.hand)
+            index, sets = suit_indices(hand), sum(hand) // 3
+            discards[seat] += 1
+            ready[seat] = tables.distance_at(index, sets) == 1
+            if ready[seat]:
+                if first_ready[seat] is None:
                     first_ready[seat] = discards[seat]
-        result = state.returns()
-        for seat, agent in enumerate(r["seat_agents"]):
+                after = tables.distances_after_draw(index, sets, near_kinds(hand, index))
+                unseen = view.unseen_counts()
+                live[seat] = sum(unseen[t] for t in range(34) if after[t] == 0)
+        result = json.loads(r["extra"])["hands"][0]
+        for seat, agent in enumerate(agents):
             c = per_agent[agent]
             c["seat_hands"] += 1
             if first_ready[seat] is not None:
                 c["ready"] += 1
                 c["first_ready_discards"] += first_ready[seat]
-                c["ready_wins"] += result[seat] > 0
+            if seat in result["winners"]:
+                c["self_draws" if result["self_draw"] else "ron"] += 1
     return {
         "record": str(record_dir), "agent_A": spec_a, "games": len(rows),
-        "agents": {"AB"[i]: {"ready_share": c["ready"] / max(1, c["seat_hands"]),
-                             "mean_first_ready_discard": c["first_ready_discards"] / max(1, c["ready"]),
-                             "wins_per_ready_hand": c["ready_wins"] / max(1, c["ready"])}
-                   for i, c in per_agent.items()},
+        "agents": {"AB"[i]: {
+            "ready_share": round(c["ready"] / max(1, c["seat_hands"]), 4),
+            "mean_first_ready_discard": round(c["first_ready_discards"] / max(1, c["ready"]), 2),
+            "discards_seen_ready_per_hand": round(c["exposure"] / max(1, c["seat_hands"]), 3),
+            "mean_live_waits": round(c["live"] / max(1, c["exposure"]), 2),
+            "discard_wins_per_discard_seen_ready": round(c["ron"] / max(1, c["exposure"]), 4),
+            "discard_wins_per_hand": round(c["ron"] / max(1, c["seat_hands"]), 4),
+            "self_draws_per_hand": round(c["self_draws"] / max(1, c["seat_hands"]), 4),
+        } for i, c in per_agent.items()},
         "A_discards": decisions,
-        "A_differs_from_greedy": differ / max(1, decisions),
-        "A_differences_per_discard": {k: v / max(1, decisions) for k, v in sorted(kinds.items())},
+        "A_differs_from_greedy": round(differ / max(1, decisions), 4),
+        "A_differences_per_discard": {k: round(v / max(1, decisions), 4) for k, v in sorted(kinds.items())},
     }
 
 
@@ -528,6 +575,8 @@ def main() -> None:
     sub = parser.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("paired")
     p.add_argument("record_dir", type=Path)
+    di = sub.add_parser("deal-in-payments")
+    di.add_argument("record_dir", type=Path)
     a = sub.add_parser("agreement")
     a.add_argument("--agent", default="expectimax:leaf=value")
     a.add_argument("--hands", type=int, default=20)
@@ -538,6 +587,8 @@ def main() -> None:
     b = sub.add_parser("breakdown")
     b.add_argument("record_dir", type=Path)
     b.add_argument("--games", type=int, default=None, help="the first N games only")
+    b.add_argument("--causes", action="store_true",
+                   help="replay A with defence=false on each differing discard (slow)")
     rr = sub.add_parser("ron-rates")
     rr.add_argument("--hands", type=int, default=1000)
     rr.add_argument("--seed", type=int, default=30000)
@@ -557,12 +608,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.cmd == "paired":
         out = paired(args.record_dir)
+    elif args.cmd == "deal-in-payments":
+        out = deal_in_payments(args.record_dir)
     elif args.cmd == "agreement":
         out = agreement(args.agent, args.hands, args.seed)
     elif args.cmd == "fit-defence":
         out = fit_defence(args.hands, args.seed, args.out)
     elif args.cmd == "breakdown":
-        out = breakdown(args.record_dir, args.games)
+        out = breakdown(args.record_dir, args.games, args.causes)
     elif args.cmd == "ron-rates":
         out = ron_rates(args.hands, args.seed)
     elif args.cmd == "leaf-rates":
