@@ -573,38 +573,32 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("paired")
-    p.add_argument("record_dir", type=Path)
-    di = sub.add_parser("deal-in-payments")
-    di.add_argument("record_dir", type=Path)
-    a = sub.add_parser("agreement")
-    a.add_argument("--agent", default="expectimax:leaf=value")
-    a.add_argument("--hands", type=int, default=20)
-    a.add_argument("--seed", type=int, default=5)
-    c = sub.add_parser("calibrate")
-    c.add_argument("--hands", type=int, default=120)
-    c.add_argument("--seed", type=int, default=5000)
-    b = sub.add_parser("breakdown")
-    b.add_argument("record_dir", type=Path)
-    b.add_argument("--games", type=int, default=None, help="the first N games only")
-    b.add_argument("--causes", action="store_true",
-                   help="replay A with defence=false on each differing discard (slow)")
-    rr = sub.add_parser("ron-rates")
-    rr.add_argument("--hands", type=int, default=1000)
-    rr.add_argument("--seed", type=int, default=30000)
-    lr = sub.add_parser("leaf-rates")
-    lr.add_argument("--hands", type=int, default=600)
-    lr.add_argument("--seed", type=int, default=40000)
-    lc = sub.add_parser("leaf-calibration")
-    lc.add_argument("record_dir", type=Path)
-    lc.add_argument("--games", type=int, default=None, help="the first N games only")
-    z = sub.add_parser("hazard")
-    z.add_argument("--hands", type=int, default=1500)
-    z.add_argument("--seed", type=int, default=10000)
-    f = sub.add_parser("fit-defence")
-    f.add_argument("--hands", type=int, default=2000)
-    f.add_argument("--seed", type=int, default=20000)
-    f.add_argument("--out", type=Path, default=None)
+
+    def selfplay(name: str, hands: int, seed: int) -> argparse.ArgumentParser:
+        command = sub.add_parser(name)
+        command.add_argument("--hands", type=int, default=hands)
+        command.add_argument("--seed", type=int, default=seed)
+        return command
+
+    def record(name: str, first_games: bool = False) -> argparse.ArgumentParser:
+        command = sub.add_parser(name)
+        command.add_argument("record_dir", type=Path)
+        if first_games:
+            command.add_argument("--games", type=int, default=None, help="the first N games only")
+        return command
+
+    record("paired")
+    record("deal-in-payments")
+    selfplay("agreement", 20, 5).add_argument("--agent", default="expectimax:leaf=value")
+    selfplay("calibrate", 120, 5000)
+    record("breakdown", first_games=True).add_argument(
+        "--causes", action="store_true", help="replay A with defence=false on each differing discard (slow)"
+    )
+    selfplay("ron-rates", 1000, 30000)
+    selfplay("leaf-rates", 600, 40000)
+    record("leaf-calibration", first_games=True)
+    selfplay("hazard", 1500, 10000)
+    selfplay("fit-defence", 2000, 20000).add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     if args.cmd == "paired":
         out = paired(args.record_dir)
