@@ -95,7 +95,7 @@ from paiju.mahjong.agents.value import (
     readiness,
 )
 from paiju.mahjong.features import discard_shapes
-from paiju.mahjong.game import WIN, MahjongGame, Phase, parse_wall
+from paiju.mahjong.game import WIN, MahjongGame, MahjongState, Phase, parse_wall
 from paiju.mahjong.shanten import shanten_tables, suit_indices
 
 
@@ -116,11 +116,31 @@ def outcomes(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
             for i, c in counts.items() if c["seat_hands"]}
 
 
+def _run_rows(
+    record_dir: Path, columns: list[str], games: int | None = None
+) -> tuple[dict[str, Any], list[Any]]:
+    """(run header, rows in game order, the first ``games`` only) of a 2v2-all mahjong run under
+    the default rules: what the replaying subcommands read."""
+    header = json.loads((record_dir / "run.json").read_text())["config"]
+    if header["game"] != "mahjong" or header["format"] != "2v2-all" or header["game_options"]:
+        raise SystemExit(f"{record_dir}: not a 2v2-all mahjong run under the default rules")
+    rows = read_records(record_dir, columns=["game_index", *columns]).to_pylist()
+    rows.sort(key=lambda r: r["game_index"])
+    return header, rows[:games] if games else rows
+
+
+def _dealt(deal: str) -> MahjongState:
+    """A recorded hand's state after its deal; its moves then replay with ``parse_action``."""
+    state = MahjongGame().new_initial_state()
+    state.apply(parse_wall(deal))
+    return state
+
+
 def deal_in_payments(record_dir: Path) -> dict[str, Any]:
     """The tai a deal-in paid in a recorded run, (payment - base) / per tai, by winning agent and
     whether the dealer was the winner or the discarder (then the dealer's tai are in it): what
     ``deal_in_tai`` stands for. Hands won by more than one seat are left out."""
-    rows = read_records(record_dir, columns=["seat_agents", "extra"]).to_pylist()
+    _, rows = _run_rows(record_dir, ["seat_agents", "extra"])
     config = MahjongGame().config
     tai: dict[str, list[float]] = defaultdict(list)
     for r in rows:
@@ -182,24 +202,17 @@ def agreement(spec: str, hands: int, seed: int) -> dict[str, Any]:
 
 
 def breakdown(record_dir: Path, games: int | None, causes: bool = False) -> dict[str, Any]:
-    header = json.loads((record_dir / "run.json").read_text())["config"]
-    if header["game"] != "mahjong" or header["format"] != "2v2-all" or header["game_options"]:
-        raise SystemExit(f"{record_dir}: breakdown reads 2v2-all mahjong runs under the default rules")
+    header, rows = _run_rows(record_dir, ["seat_agents", "moves", "deal", "extra"], games)
     spec_a = header["agents"][0]
-    columns = ["game_index", "seat_agents", "moves", "deal", "extra"]
-    rows = read_records(record_dir, columns=columns).to_pylist()
-    rows.sort(key=lambda r: r["game_index"])
-    rows = rows[:games] if games else rows
     greedy = GreedyAgent()
     undefended = REGISTRY.make(f"{spec_a},defence=false") if causes and "leaf=value" in spec_a else None
-    game, tables = MahjongGame(), shanten_tables()
+    tables = shanten_tables()
     keys = ("seat_hands", "ready", "first_ready_discards", "exposure", "live", "ron", "self_draws")
     per_agent = {i: dict.fromkeys(keys, 0) for i in (0, 1)}
     kinds: dict[str, int] = defaultdict(int)
     decisions = differ = 0
     for r in rows:
-        state = game.new_initial_state()
-        state.apply(parse_wall(r["deal"]))
+        state = _dealt(r["deal"])
         first_ready: list[int | None] = [None] * 4
         ready = [False] * 4  # after the seat's last discard
         live = [0] * 4  # its live waits then
@@ -207,9 +220,9 @@ def breakdown(record_dir: Path, games: int | None, causes: bool = False) -> dict
         agents = r["seat_agents"]
         for text in r["moves"][1:]:
             seat = state.current_player()
-            legal = state.legal_actions()
-            action = next(a for a in legal if state.action_to_string(a) == text)
+            action = state.parse_action(text)
             if text.startswith("discard") and agents[seat] == 0:
+                legal = state.legal_actions()
                 obs = state.observation(seat)
                 decisions += 1
                 if greedy.act(obs, legal) != action:
@@ -425,17 +438,13 @@ def leaf_calibration(record_dir: Path, games: int | None) -> dict[str, Any]:
         "selfplay": HandValueEvaluator(ron_by_class=RON_RATES, **SELFPLAY_RATES),
         "flat_first": HandValueEvaluator(),
     }
-    rows = read_records(record_dir, columns=["game_index", "moves", "deal", "returns"]).to_pylist()
-    rows.sort(key=lambda r: r["game_index"])
-    rows = rows[:games] if games else rows
-    game = MahjongGame()
+    _, rows = _run_rows(record_dir, ["moves", "deal", "returns"], games)
     sums: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for r in rows:
-        state = game.new_initial_state()
-        state.apply(parse_wall(r["deal"]))
+        state = _dealt(r["deal"])
         for text in r["moves"][1:]:
             seat = state.current_player()
-            action = next(a for a in state.legal_actions() if state.action_to_string(a) == text)
+            action = state.parse_action(text)
             state.apply(action)
             if not text.startswith("discard"):
                 continue

@@ -1060,6 +1060,10 @@ class MahjongState(State):
     def parse_action(self, text: str) -> int:
         """An action from text: ``5m`` (discard), ``kong 5m``, ``win``, ``pung``, ``chow 345m``, ``pass``.
 
+        Every name :meth:`action_to_string` gives reads back as its action (``discard 5m``,
+        ``concealed kong 5m``, ``added kong 5m``, ``win (自摸)``, ``pung 5m``, ...), so a recorded
+        hand replays from its move list.
+
         Raises :class:`InvalidNotationError` for unreadable text, :class:`AmbiguousMoveError` for
         a chow that fits two ways without the tiles, :class:`IllegalMoveError` when the move is
         not legal now.
@@ -1067,6 +1071,9 @@ class MahjongState(State):
         words = text.strip().lower().split()
         if not words:
             raise InvalidNotationError("empty mahjong move")
+        kong_type = None
+        if words[0] in ("concealed", "added") and len(words) > 1 and words[1] == "kong":
+            kong_type = words.pop(0)  # action_to_string's name of a kong on one's turn
         verb, rest = words[0], " ".join(words[1:])
         legal = self.legal_actions()
         aliases = {
@@ -1091,14 +1098,10 @@ class MahjongState(State):
             a = PASS
         elif verb == "pung":
             a = PUNG
-        elif verb == "kong" and self.phase != Phase.TURN:
+        elif verb == "kong" and self.phase != Phase.TURN and kong_type is None:
             a = KONG
         elif verb == "kong":
-            ks = parse_kinds(rest) if rest else []
-            if len(ks) != 1:
-                raise InvalidNotationError(f"say which kong on your turn, e.g. 'kong 5m', not {text!r}")
-            k = ks[0]
-            a = CONCEALED_KONG + k if self.hands[self.turn][k] == 4 else ADDED_KONG + k
+            a = self._turn_kong(rest, text, kong_type)
         elif verb == "chow":
             chows = [x for x in (CHOW_LOW, CHOW_MID, CHOW_HIGH) if x in legal]
             if rest:
@@ -1126,6 +1129,17 @@ class MahjongState(State):
         if a not in legal:
             raise IllegalMoveError(self._illegal_reason(a))
         return a
+
+    def _turn_kong(self, rest: str, text: str, kong_type: str | None) -> int:
+        """The kong on one's turn that ``kong 5m`` names: ``concealed`` / ``added`` as written,
+        else concealed when the hand holds four, added otherwise."""
+        ks = parse_kinds(rest) if rest else []
+        if len(ks) != 1:
+            raise InvalidNotationError(f"say which kong on your turn, e.g. 'kong 5m', not {text!r}")
+        k = ks[0]
+        if kong_type is None:
+            kong_type = "concealed" if self.hands[self.turn][k] == 4 else "added"
+        return (CONCEALED_KONG if kong_type == "concealed" else ADDED_KONG) + k
 
     def random_playout(self, rng: SeedLike = None) -> MahjongState:
         """Play uniformly random legal actions (and chance) to the end, in place; returns self.

@@ -32,6 +32,7 @@ from paiju.mahjong.agents.value import (
     RATE_MODES,
     READS,
     RON_MODES,
+    RON_RATE,
     SAVED_LOSS,
     HandValueEvaluator,
     LeafState,
@@ -51,7 +52,7 @@ def make_expectimax(
     defence: bool = True,
     deal_in_tai: float = 2.0,
     wait_scale: float = 0.02,
-    ron_rate: float = 0.6,
+    ron_rate: float = RON_RATE,
     reads: str = "fitted",
     saved_loss: float = SAVED_LOSS,
     ron: str = "flat",
@@ -70,7 +71,8 @@ def make_expectimax(
         given = {
             name: value for name, value, default in (
                 ("prune", prune, "tiles"), ("defence", defence, True), ("deal_in_tai", deal_in_tai, 2.0),
-                ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, 0.6), ("reads", reads, "fitted"),
+                ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, RON_RATE),
+                ("reads", reads, "fitted"),
                 ("saved_loss", saved_loss, SAVED_LOSS), ("ron", ron, "flat"), ("rates", rates, "first"),
             ) if value != default
         }

@@ -43,6 +43,7 @@ from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
 from paiju.mahjong.agents.greedy import GreedyAgent
 from paiju.mahjong.agents.value import (
     DEAL_IN_TAI,
+    RON_RATE,
     WAIT_SCALE,
     ValueSearch,
     charge_deal_in,
@@ -127,7 +128,7 @@ class CombinedSearch(ValueSearch):
     """
 
     def __init__(self, obs: MahjongObservation, depth: int, alpha: float, ordering: QOrdering,
-                 ron_rate: float = 0.6, exact_leaves: bool = False, leaf: str = "discard") -> None:
+                 ron_rate: float = RON_RATE, exact_leaves: bool = False, leaf: str = "discard") -> None:
         if leaf not in LEAVES:
             raise ConfigError(f"combined Expectimax leaf={leaf!r}: must be one of {LEAVES}")
         # leaf=draw: one more layer of draws, whose max nodes are the leaves (see max_node)
@@ -219,7 +220,7 @@ class CombinedAgent:
         depth: int = 2,
         threads: int = 1,
         defence: bool = True,
-        ron_rate: float = 0.6,
+        ron_rate: float = RON_RATE,
         network: str = "ddqn",
         name: str = "",
         exact_leaves: bool = False,

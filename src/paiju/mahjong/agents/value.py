@@ -59,6 +59,7 @@ more draw (the replacement).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
@@ -88,10 +89,13 @@ from paiju.mahjong.game import (
 )
 from paiju.mahjong.scoring import WinContext, payment_amount, score_win
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
-from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType
+from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType, Tile
 
 PRUNE_MODES = ("tiles", "kinds")
 RON_MODES = ("flat", "classes")
+"""How a discard win's chance is read: one ``ron_rate`` for every wait, or :data:`RON_RATES` by class."""
+RON_RATE = 0.6
+"""The flat ``ron_rate``: an opponent's discard is a given live tile 0.6 times as often as drawing it."""
 RATE_MODES = ("first", "selfplay")
 """The not-ready leaf's speed: the first calibration's rates, or :data:`SELFPLAY_RATES`."""
 
@@ -108,7 +112,6 @@ effective copies / unseen) was 1.59 / 1.51 / 1.29 / 1.13: claims and kong draws 
 beyond its draws (``benchmarks/mahjong_expectimax.py leaf-rates --hands 600 --seed 40000``).
 The first calibration's rates (``improve`` 0.13 / 0.23 / 0.47, ``ready_rate`` 0.24, no
 factor) made a hand two or more steps from ready win half as often as such hands do."""
-"""How a discard win's chance is read: one ``ron_rate`` for every wait, or :data:`RON_RATES` by class."""
 DRAGONS = (31, 32, 33)
 
 RIVAL_HAZARD = (0.25, 0.30, 0.31, 0.31, 0.25, 0.23, 0.20, 0.14, 0.10, 0.05, 0.03, 0.005, 0.0)
@@ -137,10 +140,10 @@ RON_CLASSES = ("honour", "terminal", "2/8", "3-7")
 
 def kind_class(kind: int) -> int:
     """Index into :data:`RON_CLASSES` of a tile kind: honours, 1 and 9, 2 and 8, 3 to 7."""
-    if kind >= 27:
+    tile = Tile(kind)
+    if tile.is_honour:
         return 0
-    rank = kind % 9
-    return 1 if rank in (0, 8) else 2 if rank in (1, 7) else 3
+    return 1 if tile.is_terminal else 2 if tile.number in (2, 8) else 3
 
 
 RON_RATES = (1.25, 1.25, 0.95, 0.66)
@@ -152,10 +155,16 @@ so one flat ``ron_rate`` (0.6) undervalues an edge, terminal or honour wait."""
 
 
 def ron_by_kind(by_class: Sequence[float]) -> tuple[float, ...]:
-    """Per kind, the ron rate of a wait on it: ``by_class[kind_class(kind)]``."""
+    """Per kind, the ron rate of a wait on it: ``by_class[kind_class(kind)]`` (built once per set
+    of rates: every decision's search asks for it)."""
+    return _ron_by_kind(tuple(float(r) for r in by_class))
+
+
+@functools.lru_cache(maxsize=8)
+def _ron_by_kind(by_class: tuple[float, ...]) -> tuple[float, ...]:
     if len(by_class) != len(RON_CLASSES) or any(not 0 <= r <= 3 for r in by_class):
         raise ConfigError(f"ron rates by class must be {len(RON_CLASSES)} values in [0, 3], got {by_class!r}")
-    return tuple(float(by_class[kind_class(k)]) for k in range(NUM_KINDS))
+    return tuple(by_class[kind_class(k)] for k in range(NUM_KINDS))
 
 
 def keep_table(rival: float | Sequence[float], max_draws: int) -> np.ndarray:
@@ -290,7 +299,7 @@ class HandValueEvaluator:
 
     def __init__(
         self,
-        ron_rate: float = 0.6,
+        ron_rate: float = RON_RATE,
         rival: float | Sequence[float] = RIVAL_HAZARD,
         ready_rate: float = 0.24,
         improve: Sequence[float] = (0.13, 0.23, 0.47),
@@ -643,7 +652,7 @@ class ValueSearch:
 
     def __init__(
         self, obs: MahjongObservation, depth: int, alpha: float, prune: str, ordering: OrderingFunction,
-        ron_rate: float = 0.6, rival: float | Sequence[float] = RIVAL_HAZARD, exact_leaves: bool = False,
+        ron_rate: float = RON_RATE, rival: float | Sequence[float] = RIVAL_HAZARD, exact_leaves: bool = False,
         saved_loss: float = 0.0, ron_by_class: Sequence[float] | None = None,
     ) -> None:
         if depth < 1:
@@ -810,8 +819,7 @@ class ValueSearch:
                 value += unseen[t] * self.ron_value(ctx, c, t)
         if not live or self.ron_rate <= 0:
             return 0.0, 0.0
-        p = 1 - (1 - min(1.0, self.ron_rate * live / total)) ** (NUM_PLAYERS - 1)
-        return p, value / live
+        return ron_chance(self.ron_rate * live, total), value / live
 
     def ron_value(self, ctx: SearchContext, c: list[int], tile: int) -> float:
         """Points of winning on a discarded ``tile`` with the 3k+1 hand ``c``, mean over the discarder."""
@@ -876,7 +884,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         defence: bool = True,
         deal_in_tai: float = DEAL_IN_TAI,
         wait_scale: float = WAIT_SCALE,
-        ron_rate: float = 0.6,
+        ron_rate: float = RON_RATE,
         reads: str = "fitted",
         saved_loss: float | None = None,
         leaf_evaluator: LeafValueEvaluator | None = None,
@@ -898,7 +906,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
             raise ConfigError(f"expectimax reads must be one of {READS}, got {reads!r}")
         if ron not in RON_MODES:
             raise ConfigError(f"expectimax ron must be one of {RON_MODES}, got {ron!r}")
-        if ron == "classes" and ron_rate != 0.6:
+        if ron == "classes" and ron_rate != RON_RATE:
             raise ConfigError(
                 "expectimax ron_rate applies to ron=flat; ron=classes uses the fitted rates by "
                 f"class of wait {dict(zip(RON_CLASSES, RON_RATES, strict=True))}"
