@@ -462,3 +462,5 @@ def test_registry_builds_and_checks_the_value_agent() -> None:
     # a value-leaf parameter with the (default) shanten leaf would be ignored: refused instead
     with pytest.raises(ConfigError, match="defence, prune only apply to leaf=value"):
         REGISTRY.make("expectimax:prune=kinds,defence=false")
+    with pytest.raises(ConfigError, match="ron only applies to leaf=value"):
+        REGISTRY.make("expectimax:ron=classes")

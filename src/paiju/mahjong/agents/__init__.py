@@ -78,7 +78,8 @@ def make_expectimax(
         }
         if given:
             raise ConfigError(
-                f"expectimax: {', '.join(sorted(given))} only apply to leaf=value "
+                f"expectimax: {', '.join(sorted(given))} "
+                f"{'only applies' if len(given) == 1 else 'only apply'} to leaf=value "
                 "(the default leaf is shanten)"
             )
         return ExpectimaxAgent(seed, depth=depth, alpha=alpha, claim_depth=claim_depth)
