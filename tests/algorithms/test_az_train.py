@@ -143,6 +143,14 @@ def test_training_writes_a_playable_model_metrics_and_a_curve(tmp_path: Path) ->
         "model-iter-0001.pt",
     ]
     assert all(torch.equal(v, _weights(tmp_path)[k]) for k, v in net.state_dict().items())
+    # a folder kept without its model (training/ keeps the checkpoint only): a resume with no
+    # iteration left writes the last iteration's model again, weights and iteration alike
+    (tmp_path / "model.pt").unlink()
+    assert train(TINY, connect_four_setup, tmp_path, resume=True, meta={"command": "again"},
+                 game_id={"game": "connect_four"}) == metrics
+    again, meta = load_checkpoint(tmp_path / "model.pt")
+    assert meta["command"] == "again" and meta["iteration"] == 1 and meta["metrics"] == metrics[-1]
+    assert all(torch.equal(v, net.state_dict()[k]) for k, v in again.state_dict().items())
 
 
 def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:

@@ -182,6 +182,10 @@ def train(
         metrics = list(payload["metrics"])
         start = int(payload["iteration"]) + 1
     out.mkdir(parents=True, exist_ok=True)
+    if metrics and not (out / "model.pt").exists():
+        # a run folder kept without its model (training/ keeps only the checkpoint): write the
+        # last iteration's model first, so a resume with no iteration left still gives it
+        save_checkpoint(out / "model.pt", net, _model_meta(config, meta, game_id, metrics[-1]))
     (out / "config.json").write_text(
         json.dumps(config.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8"
     )
@@ -234,13 +238,7 @@ def train(
                 "metrics": metrics,
             },
         )
-        model_meta = {
-            **(meta or {}),
-            **game_id,
-            "train_config": config.to_dict(),
-            "iteration": iteration,
-            "metrics": row,
-        }
+        model_meta = _model_meta(config, meta, game_id, row)
         save_checkpoint(out / "model.pt", net, model_meta)
         if (iteration + 1) % config.snapshot_every == 0:
             save_checkpoint(out / "snapshots" / f"model-iter-{iteration:04d}.pt", net, model_meta)
@@ -248,6 +246,14 @@ def train(
         if on_iteration is not None:
             on_iteration(row)
     return metrics
+
+
+def _model_meta(
+    config: TrainConfig, meta: dict[str, Any] | None, game_id: dict[str, Any], row: dict[str, Any]
+) -> dict[str, Any]:
+    """What a model file of the run carries: ``meta``, the game, the settings, its iteration's metrics."""
+    return {**(meta or {}), **game_id, "train_config": config.to_dict(), "iteration": row["iteration"],
+            "metrics": row}
 
 
 def _identity(config: TrainConfig) -> dict[str, Any]:
