@@ -65,10 +65,12 @@ def test_missing_broken_or_mismatched_models_are_refused(
         agent.act(s.observation(s.current_player()), s.legal_actions())
 
 
-def test_az_agent_plays_legal_moves_and_swaps_by_the_value_head(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mix", [0.0, 0.5])
+def test_az_agent_plays_legal_moves_and_swaps_by_the_value_head(tmp_path: Path, mix: float) -> None:
+    """Also with leaves mixed with the heuristic value (``mix``): the swap stays the network's."""
     game = YuxiGame(board="3x3", die_bonus=False)
     path, net = _model(tmp_path, game)
-    agents = [YuxiAZAgent(seed=1, model=str(path), simulations=24, batch=8) for _ in range(2)]
+    agents = [YuxiAZAgent(seed=1, model=str(path), simulations=24, batch=8, mix=mix) for _ in range(2)]
     plain = NetworkEvaluator(net, YuxiEncoder(game), cache_size=0)
     rng = np.random.default_rng(2)
     s = game.new_initial_state()
@@ -91,3 +93,6 @@ def test_az_agent_plays_legal_moves_and_swaps_by_the_value_head(tmp_path: Path) 
             assert action == legal[int(np.argmax(values))]
         s.apply(action)
     assert swaps >= 2
+    assert agents[0].name == ("az(simulations=24,mix=0.5)" if mix else "az(simulations=24)")
+    with pytest.raises(ConfigError, match=r"mix=1\.5"):
+        YuxiAZAgent(model=str(path), mix=1.5)

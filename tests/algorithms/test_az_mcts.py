@@ -200,3 +200,32 @@ def test_batched_determinized_search_counts_availability_once_per_simulation() -
     assert root is not None and root.children is not None and result.simulations == root.visits == 150
     assert len(ev.batches) > 150 / 16  # rounds did end early on collisions
     assert {ch.avail for ch in root.children.values()} == {150}
+
+
+def test_mixed_leaves_weigh_the_network_against_the_other_evaluator() -> None:
+    """(1 - w) x network + w x other, checked against the two evaluators called one by one;
+    priors stay the network's, terminal states keep their returns, w outside [0, 1] refused."""
+    from paiju.algorithms.alphazero import MixedEvaluator
+    from paiju.yuxi.agents import HeuristicEvaluator
+
+    game = YuxiGame(board="3x3", die_bonus=False)
+    enc = YuxiEncoder(game)
+    torch.manual_seed(5)
+    net = NetworkEvaluator(AZNet(NetConfig.for_encoder(enc, **SMALL)), enc, cache_size=0)
+    heuristic = HeuristicEvaluator()
+    mixed = MixedEvaluator(net, heuristic, 0.25)
+    states = [_yuxi_position(game, seed=s, plies=p) for s, p in ((1, 2), (2, 5), (3, 8))]
+    for state, got in zip(states, mixed.evaluate_batch(states), strict=True):
+        a, b = net.evaluate(state), heuristic.evaluate(state)
+        assert got == pytest.approx([0.75 * a[0] + 0.25 * b[0], 0.75 * a[1] + 0.25 * b[1]])
+        assert dict(mixed.prior(state)) == pytest.approx(dict(net.prior(state)))
+    assert MixedEvaluator(net, heuristic, 0.0).evaluate(states[0]) == pytest.approx(net.evaluate(states[0]))
+    rng = np.random.default_rng(0)
+    end = game.new_initial_state()
+    while not end.is_terminal():
+        legal = end.legal_actions() if not end.is_chance_node() else None
+        end.apply(end.sample_chance(rng) if legal is None else legal[int(rng.integers(len(legal)))])
+    assert mixed.evaluate(end) == list(end.returns())
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ConfigError, match="weight"):
+            MixedEvaluator(net, heuristic, bad)

@@ -5,7 +5,7 @@ the policy-head index of each legal move); nothing here imports a game. See
 ``docs/alphazero.md``.
 """
 
-from paiju.algorithms.alphazero.evaluator import NetworkEvaluator
+from paiju.algorithms.alphazero.evaluator import MixedEvaluator, NetworkEvaluator
 from paiju.algorithms.alphazero.net import AZNet, Encoder, NetConfig, NetOutput, legal_priors
 
-__all__ = ["AZNet", "Encoder", "NetConfig", "NetOutput", "NetworkEvaluator", "legal_priors"]
+__all__ = ["AZNet", "Encoder", "MixedEvaluator", "NetConfig", "NetOutput", "NetworkEvaluator", "legal_priors"]

@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from paiju.algorithms.alphazero.net import AZNet, Encoder, legal_priors
+from paiju.algorithms.mcts import Evaluator
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action, State
 
@@ -184,3 +185,40 @@ class NetworkEvaluator:
         p = np.exp(z)
         p /= p.sum()
         return tuple(legal), p
+
+
+class MixedEvaluator:
+    """Leaf values mixed with another evaluator's: ``(1 - weight) x network + weight x other``.
+
+    AlphaGo's leaf evaluation (Silver et al. 2016) mixed its value network with a rollout's
+    outcome; here the other evaluator is any :class:`~paiju.algorithms.mcts.Evaluator` of the
+    game (yuxi: the heuristic position value). Priors and the decisions no policy head covers
+    stay the network's; ``weight=0`` is the network alone. Terminal states keep their returns.
+    """
+
+    def __init__(self, network: NetworkEvaluator, other: Evaluator, weight: float) -> None:
+        if not 0 <= weight <= 1:
+            raise ConfigError(f"mixed evaluator: weight={weight!r} must be in [0, 1]")
+        self.network = network
+        self.other = other
+        self.weight = float(weight)
+
+    def evaluate(self, state: State) -> list[float]:
+        return self.evaluate_batch([state])[0]
+
+    def evaluate_batch(self, states: Sequence[State]) -> list[list[float]]:
+        w = self.weight
+        out = []
+        for state, net in zip(states, self.network.evaluate_batch(states), strict=True):
+            if w == 0 or state.is_terminal():
+                out.append(list(net))
+            else:
+                other = self.other.evaluate(state)
+                out.append([(1 - w) * a + w * float(b) for a, b in zip(net, other, strict=True)])
+        return out
+
+    def prior(self, state: State) -> list[tuple[Action, float]]:
+        return self.network.prior(state)
+
+    def best_by_value(self, state: State) -> Action:
+        return self.network.best_by_value(state)

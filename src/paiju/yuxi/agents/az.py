@@ -1,6 +1,6 @@
 """The yuxi AlphaZero agent: network-guided MCTS from a checkpoint, the swap by the value head.
 
-``YuxiAZAgent(model=PATH, simulations=N, c=C, batch=B)`` loads an AlphaZero checkpoint
+``YuxiAZAgent(model=PATH, simulations=N, c=C, batch=B, mix=W)`` loads an AlphaZero checkpoint
 (:mod:`paiju.algorithms.alphazero.checkpoint`) trained for a card table, and for each room it
 is seated in builds the encoder (:class:`~paiju.yuxi.encoding.YuxiEncoder`), a cached network
 evaluator and a determinized PUCT search with ``B`` leaves per network call. Plays are
@@ -8,6 +8,11 @@ searched; the swap is decided as the talk does online: every swap outcome (it de
 the player's own cards) is valued by the value head and the best is taken. No model is
 shipped yet: a missing file is a ConfigError naming it, and a model whose card-table
 fingerprint differs from the room's table is refused.
+
+``mix=W`` (default 0: the network alone) values the search's leaves as AlphaGo did, mixing
+the value head with another signal: ``(1 - W) x`` the network's value ``+ W x`` the heuristic
+leaf of ``mcts:eval=heuristic`` (:class:`~paiju.yuxi.agents.search.HeuristicEvaluator`);
+priors and the swap stay the network's (docs/alphazero.md, "Mixed leaves").
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from paiju.algorithms.alphazero import NetworkEvaluator
+from paiju.algorithms.alphazero import MixedEvaluator, NetworkEvaluator
 from paiju.algorithms.alphazero.agent import MAX_BATCH
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
 from paiju.algorithms.mcts import MCTSAgent
@@ -24,6 +29,7 @@ from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
 from paiju.core.rng import SeedLike, as_generator
 from paiju.yuxi.agents.greedy import game_for
+from paiju.yuxi.agents.search import HeuristicEvaluator
 from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.encoding import YuxiEncoder
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiObservation
@@ -44,6 +50,7 @@ class YuxiAZAgent:
         simulations: int = 200,
         c: float = 2.0,
         batch: int = 8,
+        mix: float = 0.0,
         name: str | None = None,
     ) -> None:
         if not model:
@@ -53,10 +60,10 @@ class YuxiAZAgent:
                     "(an AlphaZero checkpoint; see docs/alphazero.md)"
                 )
             model = str(SHIPPED_MODEL)
-        if simulations < 1 or not 1 <= batch <= MAX_BATCH or not c >= 0:
+        if simulations < 1 or not 1 <= batch <= MAX_BATCH or not c >= 0 or not 0 <= mix <= 1:
             raise ConfigError(
                 f"yuxi az: simulations={simulations} must be >= 1, "
-                f"batch={batch} in 1..{MAX_BATCH}, c={c} >= 0"
+                f"batch={batch} in 1..{MAX_BATCH}, c={c} >= 0, mix={mix} in [0, 1]"
             )
         self.net, self.meta = load_checkpoint(model)
         self.model = model
@@ -64,8 +71,9 @@ class YuxiAZAgent:
         self._simulations = simulations
         self._c = c
         self._batch = batch
+        self._mix = float(mix)
         self._rooms: dict[YuxiConfig, tuple[YuxiGame, NetworkEvaluator, MCTSAgent]] = {}
-        self.name = name or f"az(simulations={simulations})"
+        self.name = name or f"az(simulations={simulations}{f',mix={mix:g}' if mix else ''})"
 
     def _room(self, config: YuxiConfig) -> tuple[YuxiGame, NetworkEvaluator, MCTSAgent]:
         room = self._rooms.get(config)
@@ -79,10 +87,11 @@ class YuxiAZAgent:
                 )
             # no threads=: an agent in a shared process leaves torch's thread setting alone
             evaluator = NetworkEvaluator(self.net, YuxiEncoder(game))
+            leaves = MixedEvaluator(evaluator, HeuristicEvaluator(), self._mix) if self._mix else evaluator
             search = MCTSAgent(
                 game,
                 seed=int(self._rng.integers(2**63)),
-                evaluator=evaluator,
+                evaluator=leaves,
                 rule="puct",
                 c=self._c,
                 simulations=self._simulations,
