@@ -218,3 +218,48 @@ def test_yuxi_rooms_draw_boards_and_decks_from_the_seed() -> None:
         YuxiRooms(decks=("nope", "tempest"))
     with pytest.raises(ConfigError):
         YuxiRooms(boards=("5x5",))
+
+
+class _CountingHeuristic:
+    """Yuxi's heuristic leaf, counting its calls."""
+
+    def __init__(self) -> None:
+        from paiju.yuxi.agents import HeuristicEvaluator
+
+        self.inner = HeuristicEvaluator()
+        self.calls = 0
+
+    def evaluate(self, state: object) -> list[float]:
+        self.calls += 1
+        return self.inner.evaluate(state)  # type: ignore[arg-type]
+
+    def prior(self, state: object) -> list[tuple[object, float]]:
+        raise AssertionError("priors come from the network")
+
+
+def test_mixed_selfplay_values_leaves_with_the_games_heuristic(tmp_path: Path) -> None:
+    rooms = YuxiRooms(boards=("3x3",))
+    game, enc = rooms(0)
+    torch.manual_seed(1)
+    net = AZNet(NetConfig.for_encoder(enc, channels=4, blocks=1, hidden=16)).eval()
+    counting = _CountingHeuristic()
+    mixed = play_selfplay_game(game, enc, net, SearchSettings(simulations=6, batch=2, mix=1.0), 4, counting)
+    calls = counting.calls
+    plain = play_selfplay_game(game, enc, net, SearchSettings(simulations=6, batch=2), 4, counting)
+    assert calls > 0 and counting.calls == calls and len(mixed) > 0  # mix=0: the heuristic unused
+    for g in (mixed, plain):
+        for i in range(len(g)):
+            probs = g.policy_prob[g.offsets[i]:g.offsets[i + 1]]
+            assert len(probs) == 0 or probs.sum() == pytest.approx(1.0, abs=1e-5)
+    with pytest.raises(ConfigError, match="mix"):
+        play_selfplay_game(game, enc, net, SearchSettings(mix=0.5), 4)
+    with pytest.raises(ConfigError, match=r"mix=1\.5"):
+        SearchSettings(mix=1.5)
+    # connect four's setup has no heuristic: refused before any game is played
+    no_heuristic = TrainConfig.from_dict({**TINY.to_dict(), "search": {**TINY.search.__dict__, "mix": 0.5}})
+    with pytest.raises(ConfigError, match="offers none"):
+        train(no_heuristic, connect_four_setup, tmp_path / "c4")
+    assert not (tmp_path / "c4" / "checkpoint.pt").exists()
+    # yuxi's rooms offer one: a mixed run trains
+    mixed_run = TrainConfig.from_dict({**no_heuristic.to_dict(), "iterations": 1})
+    assert train(mixed_run, rooms, tmp_path / "yuxi")[0]["iteration"] == 0

@@ -53,7 +53,7 @@ class Default:
     steps, batch_size, window, lr = 60, 256, 6, 1e-3
 
 
-def train_config(params: dict[str, Any], search_hidden: str = "determinize") -> TrainConfig:
+def train_config(params: dict[str, Any], search_hidden: str = "determinize", mix: float = 0.0) -> TrainConfig:
     """The trainer's configuration from a command's parsed options (``ctx.params``)."""
     from paiju.algorithms.alphazero.selfplay import SearchSettings
     from paiju.algorithms.alphazero.train import TrainConfig
@@ -63,7 +63,7 @@ def train_config(params: dict[str, Any], search_hidden: str = "determinize") -> 
         seed=p["seed"], iterations=p["iterations"], games_per_iteration=p["games"],
         search=SearchSettings(
             simulations=p["simulations"], c=p["c"], temperature_moves=p["temperature_moves"],
-            hidden=search_hidden,
+            hidden=search_hidden, mix=mix,
         ),
         channels=p["channels"], blocks=p["blocks"], hidden=p["hidden"], steps_per_iteration=p["steps"],
         batch_size=p["batch_size"], window=p["window"], lr=p["lr"],

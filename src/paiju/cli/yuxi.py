@@ -658,6 +658,14 @@ def train_az(
         ),
     ] = None,
     die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
+    mix: Annotated[
+        float,
+        typer.Option(
+            "--mix", min=0.0, max=1.0,
+            help="Weight of the heuristic leaf value (that of mcts:eval=heuristic) mixed with the "
+            "value head in self-play's search (AlphaGo's mix); 0: the value head alone.",
+        ),
+    ] = 0.0,
     channels: ChannelsOpt = Default.channels,
     blocks: BlocksOpt = Default.blocks,
     hidden: HiddenOpt = Default.hidden,
@@ -680,7 +688,7 @@ def train_az(
     if search_hidden not in HIDDEN_MODES:
         raise ConfigError(f"--search-hidden {search_hidden!r}: use one of {', '.join(HIDDEN_MODES)}")
     rooms = _rooms(boards, decks, die, cards_file, decks_file)
-    config = train_config(ctx.params, search_hidden)
+    config = train_config(ctx.params, search_hidden, mix)
     command = command_line(ctx)
     train(config, rooms, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
           meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()},

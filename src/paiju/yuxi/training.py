@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from paiju.algorithms.mcts import Evaluator
 from paiju.core.errors import ConfigError
 from paiju.yuxi.agents.greedy import game_for
+from paiju.yuxi.agents.search import HeuristicEvaluator
 from paiju.yuxi.board import board_shape
 from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.encoding import YuxiEncoder
@@ -85,6 +87,10 @@ class YuxiRooms:
         if encoder is None:
             encoder = _ENCODERS[config] = YuxiEncoder(game)
         return game, encoder
+
+    def heuristic(self, game: YuxiGame) -> Evaluator:
+        """The leaf value self-play mixes in with ``mix`` (that of ``mcts:eval=heuristic``)."""
+        return HeuristicEvaluator()
 
     def fingerprint(self) -> str:
         """The card table's hash (what a model trained in these rooms is tied to)."""

@@ -21,6 +21,12 @@ At each decision the agent
 Decisions that no policy head covers (yuxi's swap) are decided by the value head over
 their outcomes, as the talk does online, and give a value-only sample.
 
+With ``mix=W`` (:attr:`SearchSettings.mix`) the search's leaves are valued as AlphaGo's were,
+``(1 - W) x`` the value head ``+ W x`` the game's heuristic
+(:class:`~paiju.algorithms.alphazero.evaluator.MixedEvaluator`): a setup that offers one has
+a ``heuristic(game)`` method returning an MCTS evaluator. The samples' targets are unchanged
+(visit counts, final returns); only the play that produces them is guided by the heuristic.
+
 A game is fully determined by ``(weights, settings, seed)``: :func:`selfplay_task` can run
 in any process and gives the same samples (torch on one thread), which is what makes
 training resumable and independent of the number of workers.
@@ -36,9 +42,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from paiju.algorithms.alphazero.evaluator import NetworkEvaluator
+from paiju.algorithms.alphazero.evaluator import MixedEvaluator, NetworkEvaluator
 from paiju.algorithms.alphazero.net import AZNet, Encoder, NetConfig
-from paiju.algorithms.mcts import MCTS
+from paiju.algorithms.mcts import MCTS, Evaluator
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action, Game, State, play_game
 from paiju.core.rng import as_generator, derive_seed
@@ -71,6 +77,9 @@ class SearchSettings:
     ``"opponent-policy"`` searches the true state, where the other seats play the network's
     policy from their own observation (the talk's training-time mode; it needs the true
     state, so it exists only in self-play)."""
+    mix: float = 0.0
+    """Weight of the game's heuristic in the leaf values (0: the value head alone); needs a
+    setup with ``heuristic(game)``."""
 
     def __post_init__(self) -> None:
         if self.simulations < 1 or self.batch < 1 or not self.c >= 0:
@@ -87,6 +96,22 @@ class SearchSettings:
             raise ConfigError(f"self-play: temperature_moves={self.temperature_moves} must be >= 0")
         if self.hidden not in HIDDEN_MODES:
             raise ConfigError(f"self-play: hidden={self.hidden!r} must be one of {', '.join(HIDDEN_MODES)}")
+        if not 0.0 <= self.mix <= 1.0:
+            raise ConfigError(f"self-play: mix={self.mix} must be in [0, 1]")
+
+
+def heuristic_of(setup: Setup, game: Game, settings: SearchSettings) -> Evaluator | None:
+    """The setup's heuristic leaf evaluator for ``game`` when ``settings.mix`` asks for one."""
+    if not settings.mix:
+        return None
+    make = getattr(setup, "heuristic", None)
+    if make is None:
+        raise ConfigError(
+            f"self-play: mix={settings.mix} needs a heuristic of the game, and this setup "
+            f"({type(setup).__name__}) offers none"
+        )
+    heuristic: Evaluator = make(game)
+    return heuristic
 
 
 @dataclass
@@ -130,7 +155,7 @@ class NetworkPolicyAgent:
     """A seat that plays a move drawn from the network's priors for its own observation:
     the opponent inside an opponent-policy search (it never sees the searcher's cards)."""
 
-    def __init__(self, game: Game, evaluator: NetworkEvaluator, seed: int) -> None:
+    def __init__(self, game: Game, evaluator: NetworkEvaluator | MixedEvaluator, seed: int) -> None:
         self.game = game
         self.evaluator = evaluator
         self._rng = as_generator(seed)
@@ -152,7 +177,8 @@ class SelfPlayAgent:
     """
 
     def __init__(
-        self, game: Game, encoder: Encoder, evaluator: NetworkEvaluator, settings: SearchSettings, seed: int
+        self, game: Game, encoder: Encoder, evaluator: NetworkEvaluator | MixedEvaluator,
+        settings: SearchSettings, seed: int,
     ) -> None:
         self.game = game
         self.encoder = encoder
@@ -215,11 +241,17 @@ class SelfPlayAgent:
 
 
 def play_selfplay_game(
-    game: Game, encoder: Encoder, net: AZNet, settings: SearchSettings, seed: int
+    game: Game, encoder: Encoder, net: AZNet, settings: SearchSettings, seed: int,
+    heuristic: Evaluator | None = None,
 ) -> GameSamples:
     """One game of ``net`` against itself from ``seed`` (chance and search seeds derived
-    from it), as samples."""
-    evaluator = NetworkEvaluator(net, encoder, num_players=game.info.num_players)
+    from it), as samples; ``heuristic`` is mixed into the leaves when ``settings.mix`` > 0."""
+    network = NetworkEvaluator(net, encoder, num_players=game.info.num_players)
+    evaluator: NetworkEvaluator | MixedEvaluator = network
+    if settings.mix:
+        if heuristic is None:
+            raise ConfigError(f"self-play: mix={settings.mix} needs the game's heuristic evaluator")
+        evaluator = MixedEvaluator(network, heuristic, settings.mix)
     agent = SelfPlayAgent(game, encoder, evaluator, settings, derive_seed(seed, 1))
     played = play_game(
         game,
@@ -286,5 +318,6 @@ def selfplay_task(task: SelfPlayTask) -> list[GameSamples]:
     out = []
     for seed in task.seeds:
         game, encoder = task.setup(seed)
-        out.append(play_selfplay_game(game, encoder, net, task.settings, seed))
+        heuristic = heuristic_of(task.setup, game, task.settings)
+        out.append(play_selfplay_game(game, encoder, net, task.settings, seed, heuristic))
     return out

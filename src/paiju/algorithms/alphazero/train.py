@@ -46,6 +46,7 @@ from paiju.algorithms.alphazero.selfplay import (
     SearchSettings,
     SelfPlayTask,
     Setup,
+    heuristic_of,
     selfplay_task,
     weights_bytes,
 )
@@ -145,6 +146,7 @@ def train(
     out = Path(out_dir)
     backend = backend or Backend()
     game, encoder = setup(derive_seed(config.seed, 0))
+    heuristic_of(setup, game, config.search)  # a mix the setup cannot serve fails now, not in a worker
     net_config = NetConfig.for_encoder(
         encoder,
         num_players=game.info.num_players,
