@@ -40,6 +40,15 @@
     The leaf's P(win) after every recorded discard, under the first and the self-play rates,
     against whether the seat won: by shanten and stage.
 
+``speed``
+    The offence alone, paired by wall: seat 0 plays each of ``--agents`` (``;``-separated;
+    ``TURN@CLAIM`` plays its own turns by one spec and its claims by another) on the same
+    ``--hands`` walls, while seats 1-3 throw the tile they drew (摸打), never claim and never
+    win. Per agent: the share of hands it won, its own turns until its concealed hand was
+    first ready (30 if never), its points; and each against the first agent, with 95%
+    intervals over walls. (Such opponents look ready to a reading defence -- every discard
+    is the drawn tile -- so measure the offence with ``defence=false``.)
+
 ``hazard``
     Greedy self-play behind ``RIVAL_HAZARD``: by seat 0's own draws left, the share of its
     turns after which another seat ended the hand before its next turn; and seat 0's mean
@@ -95,7 +104,7 @@ from paiju.mahjong.agents.value import (
     readiness,
 )
 from paiju.mahjong.features import discard_shapes
-from paiju.mahjong.game import WIN, MahjongGame, MahjongState, Phase, parse_wall
+from paiju.mahjong.game import PASS, WIN, MahjongGame, MahjongState, Phase, parse_wall
 from paiju.mahjong.shanten import shanten_tables, suit_indices
 
 
@@ -577,6 +586,73 @@ def fit_defence(hands: int, seed: int, out: Path | None) -> dict[str, Any]:
     return {"fit": report, "coefficients": coefficients}
 
 
+class _Split:
+    """One spec for the turns, another for the claims (``speed``'s ``TURN@CLAIM``)."""
+
+    def __init__(self, turn: Any, claim: Any) -> None:
+        self.turn, self.claim = turn, claim
+
+    def act(self, observation: Any, legal_actions: Any) -> int:
+        agent = self.turn if observation.phase == Phase.TURN else self.claim
+        return int(agent.act(observation, legal_actions))
+
+
+def _drawn_tile_thrower(obs: Any, legal: list[int]) -> int:
+    """Seats 1-3 of ``speed``: pass on every claim or win, discard the tile just drawn."""
+    if obs.phase != Phase.TURN:
+        return PASS
+    discards = [a for a in legal if a < 34]
+    return obs.drawn if obs.drawn in discards else discards[0]
+
+
+NOT_READY = 30
+"""``speed``'s turns-to-ready of a hand never ready (more than a hand's own turns)."""
+
+
+def speed(specs: list[str], hands: int, seed: int) -> dict[str, Any]:
+    game = MahjongGame()
+    tables = shanten_tables()
+    rows: dict[str, np.ndarray] = {}
+    for spec in specs:
+        turn_spec, _, claim_spec = spec.partition("@")
+        out = []
+        for h in range(hands):
+            turn = REGISTRY.make(turn_spec, seed=0)
+            agent = _Split(turn, REGISTRY.make(claim_spec, seed=0)) if claim_spec else turn
+            state = game.new_hand(seed=seed + h)
+            turns, ready_at = 0, NOT_READY
+            while not state.is_terminal():
+                seat = state.current_player()
+                obs, legal = state.observation(seat), state.legal_actions()
+                if seat == 0:
+                    turns += obs.phase == Phase.TURN
+                    state.apply(agent.act(obs, legal))
+                    hand = list(state.observation(0).hand)
+                    if (ready_at == NOT_READY and not state.is_terminal() and sum(hand) % 3 == 1
+                            and tables.distance_at(suit_indices(hand), sum(hand) // 3) == 1):
+                        ready_at = turns
+                else:
+                    state.apply(_drawn_tile_thrower(obs, legal))
+            points = state.returns()[0]
+            out.append((float(points > 0), float(ready_at), float(points)))
+        rows[spec] = np.array(out)
+    base = rows[specs[0]]
+
+    def mean_ci(x: np.ndarray) -> list[float]:
+        half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.inf
+        return [round(float(x.mean()), 4), round(float(x.mean()) - half, 4), round(float(x.mean()) + half, 4)]
+
+    names = ("win_rate", "turns_to_ready", "points")
+    return {
+        "hands": hands, "seed": seed, "reference": specs[0],
+        "agents": {spec: {
+            **{n: round(float(a[:, i].mean()), 4) for i, n in enumerate(names)},
+            **({f"{n}_minus_reference": mean_ci(a[:, i] - base[:, i]) for i, n in enumerate(names)}
+               if spec != specs[0] else {}),
+        } for spec, a in rows.items()},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -606,6 +682,10 @@ def main() -> None:
     selfplay("ron-rates", 1000, 30000)
     selfplay("leaf-rates", 600, 40000)
     record("leaf-calibration", first_games=True)
+    selfplay("speed", 600, 7000).add_argument(
+        "--agents", default="greedy;expectimax:leaf=value,ron=classes,defence=false",
+        help="';'-separated specs, the first the reference; TURN@CLAIM splits a seat's turns and claims",
+    )
     selfplay("hazard", 1500, 10000)
     selfplay("fit-defence", 2000, 20000).add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
@@ -625,6 +705,8 @@ def main() -> None:
         out = leaf_rates(args.hands, args.seed)
     elif args.cmd == "leaf-calibration":
         out = leaf_calibration(args.record_dir, args.games)
+    elif args.cmd == "speed":
+        out = speed(args.agents.split(";"), args.hands, args.seed)
     elif args.cmd == "hazard":
         out = hazard(args.hands, args.seed)
     else:

@@ -1,0 +1,32 @@
+"""benchmarks/mahjong_expectimax.py's ``speed``: the offence alone, against drawn-tile throwers."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _benchmark() -> ModuleType:
+    path = ROOT / "benchmarks" / "mahjong_expectimax.py"
+    spec = importlib.util.spec_from_file_location("mj_expectimax", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_speed_pairs_agents_on_the_same_walls() -> None:
+    bench = _benchmark()
+    out = bench.speed(["greedy", "greedy@greedy", "random"], hands=8, seed=3)
+    agents = out["agents"]
+    # the same play on the same walls: every difference is exactly zero
+    assert all(agents["greedy@greedy"][f"{n}_minus_reference"] == [0.0, 0.0, 0.0]
+               for n in ("win_rate", "turns_to_ready", "points"))
+    greedy, rand = agents["greedy"], agents["random"]
+    # nobody else may win, so seat 0 never pays; it wins only by playing toward a hand
+    assert greedy["points"] >= 0 and rand["points"] >= 0
+    assert greedy["win_rate"] > rand["win_rate"] and greedy["turns_to_ready"] < rand["turns_to_ready"]
+    assert 0 < greedy["turns_to_ready"] <= bench.NOT_READY
