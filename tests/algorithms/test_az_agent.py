@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,7 +47,7 @@ def test_missing_broken_or_mismatched_models_are_refused(
 ) -> None:
     import paiju.yuxi.agents.az as az
 
-    monkeypatch.setattr(az, "SHIPPED_MODEL", tmp_path / "not-shipped.pt")
+    monkeypatch.setattr(az, "MODELS", tmp_path / "no-models")
     with pytest.raises(ConfigError, match="no shipped model"):
         YuxiAZAgent(model="")
     with pytest.raises(ConfigError, match="does not exist"):
@@ -63,6 +64,45 @@ def test_missing_broken_or_mismatched_models_are_refused(
         s.apply(s.sample_chance(rng) if s.is_chance_node() else s.legal_actions()[0])
     with pytest.raises(ConfigError, match="trained on card table 0123456789abcdef"):
         agent.act(s.observation(s.current_player()), s.legal_actions())
+
+
+def _first_decision(game: YuxiGame) -> Any:
+    s = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while s.is_chance_node() or len(s.legal_actions()) < 2:
+        s.apply(s.sample_chance(rng) if s.is_chance_node() else s.legal_actions()[0])
+    return s
+
+
+def test_without_model_the_agent_plays_the_shipped_model_of_the_rooms_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import paiju.yuxi.agents.az as az
+
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setattr(az, "MODELS", models)
+    game = YuxiGame(board="3x3", die_bonus=False)
+    enc = YuxiEncoder(game)
+    torch.manual_seed(0)
+    net = AZNet(NetConfig.for_encoder(enc, **SMALL))
+    meta = {"card_table": table_fingerprint(game.table), "boards": ["3x3"]}
+    save_checkpoint(models / "az-3x3.pt", net, meta)
+    assert az.shipped_boards() == ["3x3"]
+    agent = YuxiAZAgent(seed=0, simulations=8)
+    s = _first_decision(game)
+    assert agent.act(s.observation(s.current_player()), s.legal_actions()) in s.legal_actions()
+    agent.check_game(game)
+    other = YuxiGame(board="6x4", die_bonus=False)
+    with pytest.raises(ConfigError, match=r"no shipped model for board 6x4 \(shipped: 3x3\)"):
+        agent.check_game(other)
+    s = _first_decision(other)
+    with pytest.raises(ConfigError, match="no shipped model for board 6x4"):
+        agent.act(s.observation(s.current_player()), s.legal_actions())
+    # a model given by path is refused on a board it was not trained on
+    given = YuxiAZAgent(seed=0, model=str(models / "az-3x3.pt"), simulations=8)
+    with pytest.raises(ConfigError, match="trained on boards 3x3, not on this room's 6x4"):
+        given.check_game(other)
 
 
 @pytest.mark.parametrize("mix", [0.0, 0.5])

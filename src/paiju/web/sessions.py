@@ -285,11 +285,13 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
 
     # ---- building and replaying ---------------------------------------------------------------
     @classmethod
-    def validate_specs(cls, specs: Sequence[str | None]) -> None:
-        """Check every AI spec against the game's registry (ConfigError naming the bad one)."""
+    def validate_specs(cls, specs: Sequence[str | None], params: dict[str, Any]) -> None:
+        """Check every AI spec against the game's registry and the game ``params`` ask for
+        (ConfigError naming the bad one)."""
         from paiju.core.registry import load_agents
 
         registry = load_agents(cls.kind)
+        game = None
         for spec in specs:
             if spec is None:
                 continue
@@ -297,7 +299,12 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
             registry.check_shared(registry.resolve(spec), spec)
             # built once here, so an agent that cannot exist (a learned agent whose model is not
             # shipped) is refused when the game is asked for, not at its first move
-            registry.make(spec, seed=0)
+            agent = registry.make(spec, seed=0)
+            # an agent that can play only some games (a model trained on one board) says so
+            check = getattr(agent, "check_game", None)
+            if check is not None:
+                game = game or cls.build_game(params)
+                check(game)
 
     def agent(self, seat: int) -> Agent[DecisionT]:
         agent = self._agents.get(seat)

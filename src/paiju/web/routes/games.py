@@ -101,7 +101,7 @@ async def start(
     cls = SESSION_KINDS[kind]
     specs = params["agents"]
     with blame(agents_field):
-        await run_in_threadpool(cls.validate_specs, specs)
+        await run_in_threadpool(cls.validate_specs, specs, params)
     game_seed = seed if seed is not None else secrets.randbits(63)
     game_id = uuid.uuid4().hex
 

@@ -5,9 +5,13 @@
 is seated in builds the encoder (:class:`~paiju.yuxi.encoding.YuxiEncoder`), a cached network
 evaluator and a determinized PUCT search with ``B`` leaves per network call. Plays are
 searched; the swap is decided as the talk does online: every swap outcome (it depends only on
-the player's own cards) is valued by the value head and the best is taken. No model is
-shipped yet: a missing file is a ConfigError naming it, and a model whose card-table
-fingerprint differs from the room's table is refused.
+the player's own cards) is valued by the value head and the best is taken.
+
+Without ``model`` the agent plays the shipped model of the room's board,
+``paiju/yuxi/models/az-<board>.pt`` (one per board, as trained; docs/alphazero.md says which
+are shipped and how strong they are); a board with none shipped is a ConfigError naming the
+shipped ones. A missing file is a ConfigError naming it; a model whose card-table fingerprint
+differs from the room's table, or that was trained on other boards than the room's, is refused.
 
 ``mix=W`` (default 0: the network alone) values the search's leaves as AlphaGo did, mixing
 the value head with another signal: ``(1 - W) x`` the network's value ``+ W x`` the heuristic
@@ -24,6 +28,7 @@ from typing import Any
 from paiju.algorithms.alphazero import MixedEvaluator, NetworkEvaluator
 from paiju.algorithms.alphazero.agent import MAX_BATCH
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
+from paiju.algorithms.alphazero.net import AZNet
 from paiju.algorithms.mcts import MCTSAgent
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action
@@ -35,8 +40,18 @@ from paiju.yuxi.encoding import YuxiEncoder
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiObservation
 from paiju.yuxi.phases import PH_SWAP
 
-SHIPPED_MODEL = Path(__file__).resolve().parents[1] / "models" / "az.pt"
-"""The shipped AlphaZero model (``paiju/yuxi/models/az.pt``), used when no ``model`` is given."""
+MODELS = Path(__file__).resolve().parents[1] / "models"
+"""Where the shipped AlphaZero models are: ``az-<board>.pt``, used when no ``model`` is given."""
+
+
+def shipped_model(board: str) -> Path:
+    """The path of the shipped model for ``board`` (``3x3``, ...), whether or not it exists."""
+    return MODELS / f"az-{board}.pt"
+
+
+def shipped_boards() -> list[str]:
+    """The boards that have a shipped model, in file-name order."""
+    return sorted(p.stem.removeprefix("az-") for p in MODELS.glob("az-*.pt"))
 
 
 class YuxiAZAgent:
@@ -53,19 +68,20 @@ class YuxiAZAgent:
         mix: float = 0.0,
         name: str | None = None,
     ) -> None:
-        if not model:
-            if not SHIPPED_MODEL.is_file():
-                raise ConfigError(
-                    "yuxi az: no shipped model (paiju/yuxi/models/az.pt is not there yet); give model=PATH "
-                    "(an AlphaZero checkpoint; see docs/alphazero.md)"
-                )
-            model = str(SHIPPED_MODEL)
+        if not model and not shipped_boards():
+            raise ConfigError(
+                "yuxi az: no shipped model (no paiju/yuxi/models/az-<board>.pt); give model=PATH "
+                "(an AlphaZero checkpoint; see docs/alphazero.md)"
+            )
         if simulations < 1 or not 1 <= batch <= MAX_BATCH or not c >= 0 or not 0 <= mix <= 1:
             raise ConfigError(
                 f"yuxi az: simulations={simulations} must be >= 1, "
                 f"batch={batch} in 1..{MAX_BATCH}, c={c} >= 0, mix={mix} in [0, 1]"
             )
-        self.net, self.meta = load_checkpoint(model)
+        # a given model is read now (a bad path fails at once); shipped ones when a board needs one
+        self._models: dict[str, tuple[AZNet, dict[str, Any]]] = {}
+        if model:
+            self._models[model] = load_checkpoint(model)
         self.model = model
         self._rng = as_generator(seed)
         self._simulations = simulations
@@ -79,14 +95,9 @@ class YuxiAZAgent:
         room = self._rooms.get(config)
         if room is None:
             game = game_for(config)
-            trained_on = self.meta.get("card_table")
-            if trained_on is not None and trained_on != table_fingerprint(game.table):
-                raise ConfigError(
-                    f"yuxi az: model {self.model!r} was trained on card table {trained_on}, "
-                    f"this room's table is {table_fingerprint(game.table)}"
-                )
+            net = self._model_for(config.board, table_fingerprint(game.table))
             # no threads=: an agent in a shared process leaves torch's thread setting alone
-            evaluator = NetworkEvaluator(self.net, YuxiEncoder(game))
+            evaluator = NetworkEvaluator(net, YuxiEncoder(game))
             leaves = MixedEvaluator(evaluator, HeuristicEvaluator(), self._mix) if self._mix else evaluator
             search = MCTSAgent(
                 game,
@@ -99,6 +110,34 @@ class YuxiAZAgent:
             )
             room = self._rooms[config] = (game, evaluator, search)
         return room
+
+    def check_game(self, game: YuxiGame) -> None:
+        """Raise ConfigError if this agent has no model for ``game``'s board and card table."""
+        self._model_for(game.config.board, table_fingerprint(game.table))
+
+    def _model_for(self, board: str, table: str) -> AZNet:
+        """The network for a room on ``board`` with card table ``table``, checked against both."""
+        path, name = self.model, repr(self.model)
+        if not path:
+            if not shipped_model(board).is_file():
+                raise ConfigError(
+                    f"yuxi az: no shipped model for board {board} (shipped: {', '.join(shipped_boards())}); "
+                    "give model=PATH (an AlphaZero checkpoint; see docs/alphazero.md)"
+                )
+            # named without the server's folders (the web app shows this message)
+            path, name = str(shipped_model(board)), f"the shipped {shipped_model(board).name}"
+        if path not in self._models:
+            self._models[path] = load_checkpoint(path)
+        net, meta = self._models[path]
+        trained_on = meta.get("card_table")
+        if trained_on is not None and trained_on != table:
+            raise ConfigError(f"yuxi az: model {name} was trained on card table {trained_on}, "
+                              f"this room's table is {table}")
+        boards = meta.get("boards")
+        if boards is not None and board not in boards:
+            raise ConfigError(f"yuxi az: model {name} was trained on boards {', '.join(boards)}, "
+                              f"not on this room's {board}")
+        return net
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
         if not isinstance(observation, YuxiObservation):
