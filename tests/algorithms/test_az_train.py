@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,11 +17,13 @@ from paiju.algorithms.alphazero.selfplay import SearchSettings, play_selfplay_ga
 from paiju.algorithms.alphazero.train import (
     Replay,
     TrainConfig,
+    held_out_losses,
     learn_step,
     load_replay,
     policy_cross_entropy,
     save_samples,
     train,
+    value_targets,
 )
 from paiju.algorithms.torch_files import load_payload
 from paiju.core.errors import ConfigError
@@ -64,6 +67,8 @@ def test_selfplay_samples_are_legal_visit_distributions_and_final_returns() -> N
         # planes: the mover's view; value target: its own return first
         to_move = 0 if g.vector[i][1] > 0.5 else 1
         assert g.values[i][0] == returns[to_move] and g.values[i][1] == returns[1 - to_move]
+        # the search's root value for the mover, and (constant-sum, two players) its negation
+        assert -1.0 <= g.root_values[i][0] <= 1.0 and g.root_values[i][1] == -g.root_values[i][0]
         # a move is legal iff its column is not full: the top cell of the column is empty
         filled = g.planes[i][0] + g.planes[i][1]
         assert all(filled[0, col] == 0 for col in g.policy_first[entries])
@@ -116,6 +121,46 @@ def test_policy_loss_equals_cross_entropy_of_the_play_time_priors(tmp_path: Path
     assert loss == pytest.approx(expected / rows, rel=1e-4)
 
 
+def test_value_targets_mix_the_outcome_with_the_root_value_where_a_sample_has_one(tmp_path: Path) -> None:
+    net, replay = _yuxi_replay(tmp_path)
+    searched = replay.offsets[1:] > replay.offsets[:-1]
+    # yuxi's swap is decided by the value head, without a search: no root value there
+    assert (~searched).any() and np.isnan(replay.root_values[~searched]).all()
+    assert np.isfinite(replay.root_values[searched]).all()
+    assert value_targets(replay, 0.0) is replay
+    mixed = value_targets(replay, 0.25)
+    z, q = replay.values, replay.root_values
+    assert np.allclose(mixed.values[searched], 0.75 * z[searched] + 0.25 * q[searched])
+    assert np.array_equal(mixed.values[~searched], z[~searched])
+    # a hand-computed pair: outcome +1 with root value 0.5, and a sample without one
+    two = replace(replay, values=np.array([[1, -1], [-1, 1]], dtype=np.float32),
+                  root_values=np.array([[0.5, -0.5], [np.nan, np.nan]], dtype=np.float32))
+    assert value_targets(two, 0.5).values.tolist() == [[0.75, -0.75], [-1.0, 1.0]]
+    # samples stored before root values were kept load without any
+    with np.load(tmp_path / "s.npz") as data:
+        old = {k: data[k] for k in data.files if k != "root_values"}
+    np.savez(tmp_path / "old.npz", **old)
+    before = load_replay([tmp_path / "old.npz"])
+    assert np.isnan(before.root_values).all() and np.array_equal(before.values, replay.values)
+    assert np.array_equal(value_targets(before, 0.5).values, replay.values)
+
+
+def test_held_out_losses_are_the_losses_over_every_sample_in_any_batching(tmp_path: Path) -> None:
+    net, replay = _yuxi_replay(tmp_path)
+    index = np.arange(len(replay))
+    with torch.no_grad():
+        out = net(torch.from_numpy(replay.planes.astype(np.float32)),
+                  torch.from_numpy(replay.vector.astype(np.float32)))
+        policy = float(policy_cross_entropy(out.first, out.second, replay, index))
+    value = float(np.mean((out.value.numpy() - replay.values) ** 2))
+    for batch in (1024, 3):
+        v, p = held_out_losses(net, replay, batch=batch)
+        assert v == pytest.approx(value, rel=1e-5) and p == pytest.approx(policy, rel=1e-4)
+    net.train()
+    held_out_losses(net, replay)
+    assert net.training  # the net's mode is left as it was
+
+
 def test_learning_steps_fit_a_fixed_replay(tmp_path: Path) -> None:
     net, replay = _yuxi_replay(tmp_path)
     opt = torch.optim.Adam(net.parameters(), lr=3e-3)
@@ -135,6 +180,10 @@ def test_training_writes_a_playable_model_metrics_and_a_curve(tmp_path: Path) ->
     lines = (tmp_path / "metrics.jsonl").read_text().splitlines()
     assert [json.loads(line)["iteration"] for line in lines] == [0, 1]
     assert all(np.isfinite(m["value_loss"]) and np.isfinite(m["policy_loss"]) for m in metrics)
+    # an iteration's held-out losses are its new games under the previous iteration's net
+    before, _ = load_checkpoint(tmp_path / "snapshots" / "model-iter-0000.pt")
+    fresh = held_out_losses(before, load_replay([tmp_path / "samples" / "iter-0001.npz"]))
+    assert (metrics[1]["value_loss_new"], metrics[1]["policy_loss_new"]) == pytest.approx(fresh)
     assert (tmp_path / "learning_curve.png").stat().st_size > 1000
     net, meta = load_checkpoint(tmp_path / "model.pt")
     assert meta["command"] == "test" and meta["game"] == "connect_four" and meta["iteration"] == 1
@@ -153,11 +202,13 @@ def test_training_writes_a_playable_model_metrics_and_a_curve(tmp_path: Path) ->
     assert all(torch.equal(v, net.state_dict()[k]) for k, v in again.state_dict().items())
 
 
-def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
-    train(TINY, connect_four_setup, tmp_path / "whole")
-    first = TrainConfig.from_dict({**TINY.to_dict(), "iterations": 1})
+@pytest.mark.parametrize("root_value_weight", [0.0, 0.5])
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path: Path, root_value_weight: float) -> None:
+    config = TrainConfig.from_dict({**TINY.to_dict(), "root_value_weight": root_value_weight})
+    train(config, connect_four_setup, tmp_path / "whole")
+    first = TrainConfig.from_dict({**config.to_dict(), "iterations": 1})
     train(first, connect_four_setup, tmp_path / "split")
-    train(TINY, connect_four_setup, tmp_path / "split", resume=True)
+    train(config, connect_four_setup, tmp_path / "split", resume=True)
     whole, split = _weights(tmp_path / "whole"), _weights(tmp_path / "split")
     assert whole.keys() == split.keys() and all(torch.equal(whole[k], split[k]) for k in whole)
     a = load_payload(tmp_path / "whole" / "checkpoint.pt", "c")["metrics"]
@@ -200,6 +251,8 @@ def test_bad_runs_are_refused(tmp_path: Path) -> None:
         TrainConfig.from_dict({"sims": 3})
     with pytest.raises(ConfigError, match="games_per_iteration"):
         TrainConfig(games_per_iteration=0)
+    with pytest.raises(ConfigError, match=r"root_value_weight=1.5 must be in \[0, 1\]"):
+        TrainConfig(root_value_weight=1.5)
     with pytest.raises(ConfigError, match="simulations"):
         SearchSettings(simulations=0)
 

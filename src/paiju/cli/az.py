@@ -24,6 +24,7 @@ from paiju.cli.az_options import (
     LrOpt,
     OutOpt,
     ResumeOpt,
+    RootValueOpt,
     SimulationsOpt,
     StepsOpt,
     TemperatureMovesOpt,
@@ -66,6 +67,7 @@ def train(
     batch_size: BatchSizeOpt = Default.batch_size,
     window: WindowOpt = Default.window,
     lr: LrOpt = Default.lr,
+    root_value_weight: RootValueOpt = Default.root_value_weight,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")] = 0,
     workers: Annotated[
         int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local self-play processes.")

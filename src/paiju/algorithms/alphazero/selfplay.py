@@ -119,8 +119,11 @@ class SampleArrays:
     """Training samples as flat arrays (cheap to pickle, to store and to draw batches from).
 
     Sample ``i`` has input ``planes[i]``, ``vector[i]``, value target ``values[i]`` (the
-    final returns rotated so index 0 is the encoded seat), and policy entries
-    ``policy_first/second/prob[offsets[i]:offsets[i + 1]]`` (none for a value-only sample).
+    final returns rotated so index 0 is the encoded seat), the search's root value
+    ``root_values[i]`` in the same order (NaN where there is none: a value-only sample, a
+    sample stored before it was kept, or the other seats of a game that is not two-player
+    constant-sum), and policy entries ``policy_first/second/prob[offsets[i]:offsets[i + 1]]``
+    (none for a value-only sample).
     """
 
     planes: np.ndarray
@@ -130,6 +133,7 @@ class SampleArrays:
     policy_first: np.ndarray
     policy_second: np.ndarray
     policy_prob: np.ndarray
+    root_values: np.ndarray
 
     def __len__(self) -> int:
         return len(self.values)
@@ -149,6 +153,8 @@ class _Decision:
     vector: np.ndarray
     seat: int
     policy: list[tuple[int, int, float]]
+    root_value: float | None = None
+    """The search's mean return for ``seat`` at the root (None: no search, a value-only sample)."""
 
 
 class NetworkPolicyAgent:
@@ -232,7 +238,9 @@ class SelfPlayAgent:
         index_of = dict(zip(legal_actions, indices, strict=True))
         total = sum(result.visits.values())
         policy = [(*index_of[a], n / total) for a, n in result.visits.items() if n]
-        self.decisions.append(_Decision(planes, vector, seat, policy))
+        # the root's value for the mover: its moves' mean returns weighted by their visits
+        root = sum(n * result.values[a] for a, n in result.visits.items() if n) / total
+        self.decisions.append(_Decision(planes, vector, seat, policy, float(root)))
         if len(self.decisions) <= self.settings.temperature_moves:
             moves = [a for a, n in result.visits.items() if n]
             weights = np.array([result.visits[a] for a in moves], dtype=np.float64)
@@ -260,13 +268,22 @@ def play_selfplay_game(
         before_move=agent.watch if agent.sees_true_state else None,
     )
     returns = [float(r) for r in played.state.returns()]
-    return samples_of(agent.decisions, returns, game.info.num_players, len(played.actions))
+    return samples_of(agent.decisions, returns, game.info.num_players, len(played.actions),
+                      game.info.constant_sum)
 
 
 def samples_of(
-    decisions: Sequence[_Decision], returns: Sequence[float], num_players: int, moves: int
+    decisions: Sequence[_Decision], returns: Sequence[float], num_players: int, moves: int,
+    constant_sum: float | None = None,
 ) -> GameSamples:
+    """A game's samples; ``constant_sum`` (two players) gives the other seat's root value."""
     n = num_players
+    root_values = np.full((len(decisions), n), np.nan, dtype=np.float32)
+    for i, d in enumerate(decisions):
+        if d.root_value is not None:
+            root_values[i, 0] = d.root_value
+            if n == 2 and constant_sum is not None:
+                root_values[i, 1] = constant_sum - d.root_value
     offsets = np.zeros(len(decisions) + 1, dtype=np.int64)
     entries = [e for d in decisions for e in d.policy]
     offsets[1:] = np.cumsum([len(d.policy) for d in decisions])
@@ -279,6 +296,7 @@ def samples_of(
         policy_first=np.array([e[0] for e in entries], dtype=np.int32),
         policy_second=np.array([e[1] for e in entries], dtype=np.int32),
         policy_prob=np.array([e[2] for e in entries], dtype=np.float32),
+        root_values=root_values,
         returns=list(returns),
         decisions=moves,
     )

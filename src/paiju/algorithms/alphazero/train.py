@@ -11,8 +11,9 @@ Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``,
 2. *learning*: ``steps_per_iteration`` minibatch steps (Adam) on the samples of the last
    ``window`` iterations (the replay buffer), minibatches drawn from
    ``derive_seed(seed, 1, i)``. Loss = value MSE (every seat's final return, rotated to
-   the encoded seat) + policy cross-entropy against the visit distribution (the two-step
-   heads' masked log-probabilities);
+   the encoded seat, mixed with the search's root value by ``root_value_weight``) + policy
+   cross-entropy against the visit distribution (the two-step heads' masked
+   log-probabilities);
 3. *checkpoint*: weights, optimiser state and metrics to ``checkpoint.pt`` (atomically), the
    playable model to ``model.pt`` (with the game's metadata, the config and the metrics),
    a snapshot for the ladder every ``snapshot_every`` iterations, a metrics line to
@@ -30,7 +31,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,9 @@ class TrainConfig:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0
+    root_value_weight: float = 0.0
+    """Weight of the search's root value in the value target: ``(1 - w) x`` the final return
+    ``+ w x`` the root value (where a sample has one); 0: the final return alone."""
     threads: int = 1
     """torch threads of the learner (self-play games always run on one)."""
     snapshot_every: int = 5
@@ -103,6 +107,10 @@ class TrainConfig:
             raise ConfigError(
                 f"AlphaZero training: blocks={self.blocks} must be >= 0, lr={self.lr} > 0, "
                 f"weight_decay={self.weight_decay} >= 0, value_weight={self.value_weight} >= 0"
+            )
+        if not 0 <= self.root_value_weight <= 1:
+            raise ConfigError(
+                f"AlphaZero training: root_value_weight={self.root_value_weight} must be in [0, 1]"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -204,12 +212,16 @@ def train(
 
         # ---- 2. learning on the replay window -------------------------------------------------------
         torch.set_num_threads(config.threads)
-        replay = load_replay(
+        replay = value_targets(load_replay(
             [
                 out / "samples" / f"iter-{i:04d}.npz"
                 for i in range(max(0, iteration - config.window + 1), iteration + 1)
             ]
-        )
+        ), config.root_value_weight)
+        # the new games' losses before learning on them: a held-out measure (the training
+        # losses below are on samples the net has been fitted to, and flatter the value head);
+        # against the final returns, whatever the value target, so runs compare
+        fresh = held_out_losses(net, load_replay([samples_file]))
         rng = np.random.default_rng(derive_seed(config.seed, 1, iteration))
         net.train()
         losses = [
@@ -227,6 +239,7 @@ def train(
 
         # ---- 3. metrics and checkpoint --------------------------------------------------------------
         row = iteration_metrics(iteration, played, samples_file, losses, len(replay), t1 - t0, t2 - t1)
+        row["value_loss_new"], row["policy_loss_new"] = fresh
         metrics.append(row)
         save_payload(
             checkpoint,
@@ -313,6 +326,37 @@ def learn_step(
     return float(value_loss.detach()), float(policy_loss.detach())
 
 
+def value_targets(replay: Replay, root_value_weight: float) -> Replay:
+    """``replay`` with its value targets mixed with the root values (see
+    :attr:`TrainConfig.root_value_weight`); unchanged at 0 and where a sample has none."""
+    if not root_value_weight:
+        return replay
+    has = np.isfinite(replay.root_values)
+    mixed = np.where(has, (1 - root_value_weight) * replay.values + root_value_weight * replay.root_values,
+                     replay.values).astype(np.float32)
+    return replace(replay, values=mixed)
+
+
+def held_out_losses(net: AZNet, replay: Replay, batch: int = 1024) -> tuple[float, float]:
+    """(value MSE, policy cross-entropy) of ``net`` on every sample of ``replay``, no learning."""
+    was_training = net.training
+    net.eval()
+    value_sum, policy_sum, value_n, policy_n = 0.0, 0.0, 0, 0
+    with torch.no_grad():
+        for start in range(0, len(replay), batch):
+            index = np.arange(start, min(start + batch, len(replay)))
+            out = net(torch.from_numpy(replay.planes[index].astype(np.float32)),
+                      torch.from_numpy(replay.vector[index].astype(np.float32)))
+            value_sum += float(F.mse_loss(out.value, torch.from_numpy(replay.values[index]))) * len(index)
+            value_n += len(index)
+            with_policy = int((replay.offsets[index + 1] > replay.offsets[index]).sum())
+            if with_policy:
+                policy_sum += float(policy_cross_entropy(out.first, out.second, replay, index)) * with_policy
+                policy_n += with_policy
+    net.train(was_training)
+    return value_sum / max(value_n, 1), policy_sum / max(policy_n, 1)
+
+
 def policy_cross_entropy(
     first: torch.Tensor, second: torch.Tensor | None, replay: Replay, index: np.ndarray
 ) -> torch.Tensor:
@@ -373,7 +417,7 @@ def iteration_metrics(
 
 
 # ---- files ----------------------------------------------------------------------------------------
-_SAMPLE_FIELDS = ("planes", "vector", "values", "policy_first", "policy_second", "policy_prob")
+_SAMPLE_FIELDS = ("planes", "vector", "values", "policy_first", "policy_second", "policy_prob", "root_values")
 
 
 def save_samples(path: Path, played: list[GameSamples]) -> None:
@@ -400,7 +444,10 @@ def load_replay(paths: list[Path]) -> Replay:
     parts = []
     for path in paths:
         with np.load(path) as data:
-            parts.append({name: data[name] for name in (*_SAMPLE_FIELDS, "offsets")})
+            part = {name: data[name] for name in (*_SAMPLE_FIELDS, "offsets") if name in data}
+        # samples stored before root values were kept have none (NaN: the outcome alone)
+        part.setdefault("root_values", np.full(np.shape(part["values"]), np.nan, dtype=np.float32))
+        parts.append(part)
     parts = [p for p in parts if len(p["values"])]
     if not parts:
         raise ConfigError("AlphaZero training: self-play produced no samples (every decision was forced?)")
@@ -427,6 +474,10 @@ def write_metrics(out: Path, metrics: list[dict[str, Any]]) -> None:
     fig, ax = plt.subplots(1, 2, figsize=(9, 3.2))
     ax[0].plot(it, [m["value_loss"] for m in metrics], label="value (MSE)")
     ax[0].plot(it, [m["policy_loss"] for m in metrics], label="policy (cross-entropy)")
+    fresh = [m for m in metrics if "value_loss_new" in m]  # runs begun before it lack the key
+    if fresh:
+        ax[0].plot([m["iteration"] for m in fresh], [m["value_loss_new"] for m in fresh], ":",
+                   label="value, new games (held out)")
     ax[0].set_xlabel("iteration")
     ax[0].legend()
     ax[0].set_title("training loss")
