@@ -26,6 +26,7 @@ the board and the vector (``linear``), scored on the same held-out games.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -74,8 +75,11 @@ def linear_fit(train: Any, held: Any) -> float:
 
 
 def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
-          weight_decay: float | None = None) -> list[dict[str, Any]]:
-    """The ``--refit`` curve (see the module docstring): one row per tenth of ``steps``."""
+          weight_decay: float | None = None, sizes: dict[str, int] | None = None,
+          zero_vector: bool = False) -> list[dict[str, Any]]:
+    """The ``--refit`` curve (see the module docstring): one row per tenth of ``steps``;
+    ``sizes`` overrides the network's widths (``hidden=64``), ``zero_vector`` blanks the
+    vector input (card counts) in training and scoring alike."""
     from paiju.algorithms.alphazero import AZNet
     from paiju.algorithms.alphazero.train import TrainConfig, learn_step
 
@@ -85,10 +89,13 @@ def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
         raise SystemExit(f"{run}: no snapshot to read the network's size from")
     shape, _ = load_checkpoint(snaps[0])
     torch.manual_seed(seed)
-    net = AZNet(shape.config)
+    net = AZNet(dataclasses.replace(shape.config, **(sizes or {})))
     train = load_replay([run / "samples" / f"iter-{i:04d}.npz" for i in range(train_iters)])
     held = load_replay([run / "samples" / f"iter-{i:04d}.npz"
                         for i in range(train_iters, train_iters + held_iters)])
+    if zero_vector:
+        train = dataclasses.replace(train, vector=np.zeros_like(train.vector))
+        held = dataclasses.replace(held, vector=np.zeros_like(held.vector))
     linear = linear_fit(train, held)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr,
                            weight_decay=config.weight_decay if weight_decay is None else weight_decay)
@@ -116,10 +123,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--weight-decay", type=float, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--size", action="append", default=[], metavar="NAME=N",
+                        help="a network width for --refit (hidden=64, channels=16, ...)")
+    parser.add_argument("--zero-vector", action="store_true", help="--refit without the vector input")
     args = parser.parse_args()
+    sizes = {k: int(v) for k, v in (item.split("=", 1) for item in args.size)}
     torch.set_num_threads(1)
     if args.refit:
-        curve = refit(args.run, args.refit, args.held, args.steps, args.seed, args.weight_decay)
+        curve = refit(args.run, args.refit, args.held, args.steps, args.seed, args.weight_decay, sizes,
+                      args.zero_vector)
         print(f"fresh net on iterations 0..{args.refit - 1} ({curve[0]['train_samples']} samples), "
               f"scored on {args.refit}..{args.refit + args.held - 1}; "
               f"predicting 0: {curve[0]['value_zero']:.3f}; linear fit: {curve[0]['value_linear']:.3f} "
