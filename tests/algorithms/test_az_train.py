@@ -122,7 +122,7 @@ def test_policy_loss_equals_cross_entropy_of_the_play_time_priors(tmp_path: Path
 
 
 def test_value_targets_mix_the_outcome_with_the_root_value_where_a_sample_has_one(tmp_path: Path) -> None:
-    net, replay = _yuxi_replay(tmp_path)
+    _net, replay = _yuxi_replay(tmp_path)
     searched = replay.offsets[1:] > replay.offsets[:-1]
     # yuxi's swap is decided by the value head, without a search: no root value there
     assert (~searched).any() and np.isnan(replay.root_values[~searched]).all()

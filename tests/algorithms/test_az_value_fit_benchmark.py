@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -14,23 +14,15 @@ from paiju.algorithms.alphazero.selfplay import SampleArrays, SearchSettings
 from paiju.algorithms.alphazero.train import TrainConfig, train
 from paiju.games.grid_encoding import connect_four_setup
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("az_value_fit", ROOT / "benchmarks" / "az_value_fit.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_snapshots_are_scored_on_the_next_iterations_games_as_training_recorded(tmp_path: Path) -> None:
+def test_snapshots_are_scored_on_the_next_iterations_games_as_training_recorded(
+    tmp_path: Path, benchmark_module: Callable[[str], ModuleType]
+) -> None:
     config = TrainConfig(seed=4, iterations=4, games_per_iteration=3,
                          search=SearchSettings(simulations=6, batch=2), channels=4, blocks=1, hidden=16,
                          steps_per_iteration=4, batch_size=16, window=2, snapshot_every=1)
     metrics = train(config, connect_four_setup, tmp_path)
-    bench = _benchmark()
+    bench = benchmark_module("az_value_fit")
     rows = bench.value_fit(tmp_path)
     # snapshots 0..2 have a next iteration; 3 is the last
     assert [r["iteration"] for r in rows] == [0, 1, 2]
@@ -44,7 +36,10 @@ def test_snapshots_are_scored_on_the_next_iterations_games_as_training_recorded(
     assert all(np.isfinite(c["value_held"]) and np.isfinite(c["policy_held"]) for c in curve)
 
 
-def test_the_linear_reference_recovers_a_value_that_is_linear_in_the_plane_sums() -> None:
+def test_the_linear_reference_recovers_a_value_that_is_linear_in_the_plane_sums(
+    benchmark_module: Callable[[str], ModuleType]
+) -> None:
+    bench = benchmark_module("az_value_fit")
     rng = np.random.default_rng(0)
     planes = rng.integers(0, 2, size=(200, 3, 2, 2)).astype(np.float16)
     vector = rng.random((200, 4)).astype(np.float16)
@@ -54,7 +49,7 @@ def test_the_linear_reference_recovers_a_value_that_is_linear_in_the_plane_sums(
     empty = np.zeros(0, dtype=np.int32)
     replay = SampleArrays(planes, vector, values, np.zeros(201, dtype=np.int64), empty, empty,
                           np.zeros(0, dtype=np.float32), np.full_like(values, np.nan))
-    assert _benchmark().linear_fit(replay, replay) == pytest.approx(0.0, abs=1e-6)
+    assert bench.linear_fit(replay, replay) == pytest.approx(0.0, abs=1e-6)
     # outcomes unrelated to the inputs: no better than their spread
     noise = replace(replay, values=np.stack([s := rng.choice([-1.0, 1.0], 200), -s], 1).astype(np.float32))
-    assert _benchmark().linear_fit(noise, replace(noise, planes=noise.planes[::-1].copy())) > 0.5
+    assert bench.linear_fit(noise, replace(noise, planes=noise.planes[::-1].copy())) > 0.5

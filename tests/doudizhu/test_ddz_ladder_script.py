@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _ladder():
-    spec = importlib.util.spec_from_file_location("ddz_ladder", ROOT / "benchmarks" / "ddz_ladder.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from types import ModuleType
 
 
-def test_tiny_ladder_reports_resumes_and_replays(tmp_path: Path) -> None:
-    ladder = _ladder()
+def test_tiny_ladder_reports_resumes_and_replays(
+    tmp_path: Path, benchmark_module: Callable[[str], ModuleType]
+) -> None:
+    ladder = benchmark_module("ddz_ladder")
     out, report = tmp_path / "records", tmp_path / "report.json"
     args = [
         "--rungs", "random,greedy", "--anchor", "", "--deals", "6", "--workers", "1",

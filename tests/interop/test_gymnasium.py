@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import ModuleType
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -87,18 +90,11 @@ def test_bad_arguments_are_config_errors(kwargs: dict[str, object], message: str
         make("tictactoe", **kwargs)
 
 
-def test_example_training_beats_random() -> None:
+def test_example_training_beats_random(benchmark_module: Callable[[str], ModuleType]) -> None:
     """benchmarks/gym_example.py with a tiny budget: 300 REINFORCE episodes of tic-tac-toe's
     first seat already beat uniform random play by a wide margin (~0.4 in mean return;
     asserted: at least 0.15 and more than 3 standard errors), on the same evaluation seeds."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gym_example.py"
-    spec = importlib.util.spec_from_file_location("gym_example", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = benchmark_module("gym_example")
     env = make("tictactoe", seat=0, opponents=["random"])
     model = example.train(env, episodes=300, seed=1)
     base, base_se = example.evaluate(env, example.uniform, 300, seed=7)

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _benchmark() -> ModuleType:
-    path = ROOT / "benchmarks" / "mahjong_expectimax.py"
-    spec = importlib.util.spec_from_file_location("mj_expectimax", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_speed_pairs_agents_on_the_same_walls() -> None:
-    bench = _benchmark()
+def test_speed_pairs_agents_on_the_same_walls(benchmark_module: Callable[[str], ModuleType]) -> None:
+    bench = benchmark_module("mahjong_expectimax")
     out = bench.speed(["greedy", "greedy@greedy", "random"], hands=8, seed=3)
     agents = out["agents"]
     # the same play on the same walls: every difference is exactly zero
