@@ -36,7 +36,7 @@ import numpy as np
 import torch
 
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
-from paiju.algorithms.alphazero.train import held_out_losses, load_replay
+from paiju.algorithms.alphazero.train import held_out_losses, load_replay, value_targets
 
 
 def value_fit(run: Path) -> list[dict[str, Any]]:
@@ -75,11 +75,12 @@ def linear_fit(train: Any, held: Any) -> float:
 
 
 def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
-          weight_decay: float | None = None, sizes: dict[str, int] | None = None,
-          zero_vector: bool = False) -> list[dict[str, Any]]:
+          weight_decay: float | None = None, sizes: dict[str, Any] | None = None,
+          zero_vector: bool = False, root_value_weight: float = 0.0) -> list[dict[str, Any]]:
     """The ``--refit`` curve (see the module docstring): one row per tenth of ``steps``;
     ``sizes`` overrides the network's widths (``hidden=64``), ``zero_vector`` blanks the
-    vector input (card counts) in training and scoring alike."""
+    vector input (card counts) in training and scoring alike, ``root_value_weight`` mixes the
+    training targets with the root values (scored against the outcomes all the same)."""
     from paiju.algorithms.alphazero import AZNet
     from paiju.algorithms.alphazero.train import TrainConfig, learn_step
 
@@ -90,13 +91,14 @@ def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
     shape, _ = load_checkpoint(snaps[0])
     torch.manual_seed(seed)
     net = AZNet(dataclasses.replace(shape.config, **(sizes or {})))
-    train = load_replay([run / "samples" / f"iter-{i:04d}.npz" for i in range(train_iters)])
+    outcomes = load_replay([run / "samples" / f"iter-{i:04d}.npz" for i in range(train_iters)])
     held = load_replay([run / "samples" / f"iter-{i:04d}.npz"
                         for i in range(train_iters, train_iters + held_iters)])
     if zero_vector:
-        train = dataclasses.replace(train, vector=np.zeros_like(train.vector))
+        outcomes = dataclasses.replace(outcomes, vector=np.zeros_like(outcomes.vector))
         held = dataclasses.replace(held, vector=np.zeros_like(held.vector))
-    linear = linear_fit(train, held)
+    linear = linear_fit(outcomes, held)
+    train = value_targets(outcomes, root_value_weight)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr,
                            weight_decay=config.weight_decay if weight_decay is None else weight_decay)
     rng = np.random.default_rng(seed)
@@ -126,12 +128,16 @@ def main() -> None:
     parser.add_argument("--size", action="append", default=[], metavar="NAME=N",
                         help="a network width for --refit (hidden=64, channels=16, ...)")
     parser.add_argument("--zero-vector", action="store_true", help="--refit without the vector input")
+    parser.add_argument("--root-value-weight", type=float, default=0.0,
+                        help="--refit on targets mixed with the root values")
     args = parser.parse_args()
-    sizes = {k: int(v) for k, v in (item.split("=", 1) for item in args.size)}
+    sizes: dict[str, Any] = {k: int(v) for k, v in (item.split("=", 1) for item in args.size)}
+    if "value_skip" in sizes:
+        sizes["value_skip"] = bool(sizes["value_skip"])
     torch.set_num_threads(1)
     if args.refit:
         curve = refit(args.run, args.refit, args.held, args.steps, args.seed, args.weight_decay, sizes,
-                      args.zero_vector)
+                      args.zero_vector, args.root_value_weight)
         print(f"fresh net on iterations 0..{args.refit - 1} ({curve[0]['train_samples']} samples), "
               f"scored on {args.refit}..{args.refit + args.held - 1}; "
               f"predicting 0: {curve[0]['value_zero']:.3f}; linear fit: {curve[0]['value_linear']:.3f} "

@@ -185,3 +185,27 @@ def test_the_alphazero_package_imports_no_game() -> None:
         imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         ours = [m for m in imported if m.startswith("paiju")]
         assert all(m.startswith(("paiju.core", "paiju.algorithms")) for m in ours), (path.name, ours)
+
+
+def test_value_skip_adds_a_linear_term_of_the_plane_sums_and_the_vector() -> None:
+    enc = YuxiEncoder(YuxiGame(board="3x3"))
+    torch.manual_seed(0)
+    plain = AZNet(NetConfig.for_encoder(enc, **SMALL))
+    torch.manual_seed(0)
+    wide = AZNet(NetConfig.for_encoder(enc, **SMALL, value_skip=True))
+    # the option adds weights of its own and leaves every other key as it was (old models load)
+    assert set(wide.state_dict()) - set(plain.state_dict()) == {"value_skip.weight", "value_skip.bias"}
+    assert set(plain.state_dict()) <= set(wide.state_dict())
+    states = _decisions(YuxiGame(board="3x3"), 3, 1)[:6]
+    planes = np.stack([enc.encode(s)[0] for s in states])
+    vector = np.stack([enc.encode(s)[1] for s in states])
+    with torch.no_grad():
+        last = wide.value_head[-1]
+        assert isinstance(last, nn.Linear)
+        last.weight.zero_()
+        last.bias.zero_()  # the deep part now adds nothing: the value is the linear term alone
+        out = wide.eval()(torch.from_numpy(planes), torch.from_numpy(vector)).value.numpy()
+        assert wide.value_skip is not None
+        w, b = wide.value_skip.weight.numpy(), wide.value_skip.bias.numpy()
+    x = np.concatenate([planes.sum(axis=(2, 3)), vector], axis=1)
+    assert np.allclose(out, np.tanh(x @ w.T + b), atol=1e-5)

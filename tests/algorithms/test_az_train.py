@@ -316,3 +316,10 @@ def test_mixed_selfplay_values_leaves_with_the_games_heuristic(tmp_path: Path) -
     # yuxi's rooms offer one: a mixed run trains
     mixed_run = TrainConfig.from_dict({**no_heuristic.to_dict(), "iterations": 1})
     assert train(mixed_run, rooms, tmp_path / "yuxi")[0]["iteration"] == 0
+
+
+def test_value_skip_trains_a_model_with_the_linear_value_term(tmp_path: Path) -> None:
+    config = TrainConfig.from_dict({**TINY.to_dict(), "iterations": 1, "value_skip": True})
+    train(config, connect_four_setup, tmp_path)
+    net, meta = load_checkpoint(tmp_path / "model.pt")
+    assert net.config.value_skip and net.value_skip is not None and meta["train_config"]["value_skip"]

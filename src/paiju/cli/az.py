@@ -28,6 +28,7 @@ from paiju.cli.az_options import (
     SimulationsOpt,
     StepsOpt,
     TemperatureMovesOpt,
+    ValueSkipOpt,
     WindowOpt,
     command_line,
     iteration_report,
@@ -68,6 +69,7 @@ def train(
     window: WindowOpt = Default.window,
     lr: LrOpt = Default.lr,
     root_value_weight: RootValueOpt = Default.root_value_weight,
+    value_skip: ValueSkipOpt = Default.value_skip,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")] = 0,
     workers: Annotated[
         int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local self-play processes.")

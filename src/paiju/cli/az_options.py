@@ -42,6 +42,11 @@ StepsOpt = Annotated[int, typer.Option("--steps", min=1, max=100_000, help="Lear
 BatchSizeOpt = Annotated[int, typer.Option("--batch-size", min=1, max=8192, help="Minibatch size.")]
 WindowOpt = Annotated[int, typer.Option("--window", min=1, max=1000, help="Iterations of samples replayed.")]
 LrOpt = Annotated[float, typer.Option("--lr", min=1e-6, max=1.0, help="Adam learning rate.")]
+ValueSkipOpt = Annotated[
+    bool,
+    typer.Option("--value-skip", help="Add a linear term of the plane sums and the vector to the value "
+                 "head (docs/alphazero.md)."),
+]
 RootValueOpt = Annotated[
     float,
     typer.Option("--root-value-weight", min=0.0, max=1.0,
@@ -57,7 +62,7 @@ class Default:
     iterations, games, simulations, temperature_moves, c = 40, 32, 64, 8, 2.0
     channels, blocks, hidden = 32, 2, 256
     steps, batch_size, window, lr = 60, 256, 6, 1e-3
-    root_value_weight = 0.0
+    root_value_weight, value_skip = 0.0, False
 
 
 def train_config(params: dict[str, Any], search_hidden: str = "determinize", mix: float = 0.0) -> TrainConfig:
@@ -74,7 +79,7 @@ def train_config(params: dict[str, Any], search_hidden: str = "determinize", mix
         ),
         channels=p["channels"], blocks=p["blocks"], hidden=p["hidden"], steps_per_iteration=p["steps"],
         batch_size=p["batch_size"], window=p["window"], lr=p["lr"],
-        root_value_weight=p["root_value_weight"],
+        root_value_weight=p["root_value_weight"], value_skip=p["value_skip"],
     )
 
 

@@ -12,7 +12,10 @@ the yuxi talk's two-step output, general enough for one-step games too:
   computed: the position logits of every card come out of one batched product, shape
   ``(B, first_size, second_size)``;
 * a *value* head: ``num_players`` values in [-1, 1], rotated so index 0 is the encoded
-  (perspective) seat, index 1 the next seat, and so on.
+  (perspective) seat, index 1 the next seat, and so on. With ``value_skip`` the value's
+  pre-activation also gets a linear term of each input plane's sum over the board and of the
+  vector (a "wide and deep" value): a linear fit on exactly those inputs predicted yuxi's
+  outcomes on unseen games better than the deep head alone (docs/results/alphazero.md).
 
 A move is a pair ``(first, second)`` with ``second = -1`` when it has no second step; its
 probability is ``P(first) * P(second | first)``, each softmax taken over the legal entries
@@ -80,6 +83,8 @@ class NetConfig:
     hidden: int = 256
     second_hidden: int = 64
     value_hidden: int = 64
+    value_skip: bool = False
+    """Add the linear term of the plane sums and the vector to the value (module docstring)."""
 
     def __post_init__(self) -> None:
         for name in ("vector_size", "first_size", "num_players", "channels", "hidden"):
@@ -168,11 +173,14 @@ class AZNet(nn.Module):
             self.second_hidden = nn.Linear(config.hidden, config.second_hidden)
             self.second_choice = nn.Embedding(config.first_size, config.second_hidden)
             self.second_out = nn.Linear(config.second_hidden, config.second_size)
+        # the tanh is applied in forward (it has no weights: the state dict's keys are as before)
         self.value_head = nn.Sequential(
             nn.Linear(config.hidden, config.value_hidden),
             nn.ReLU(),
             nn.Linear(config.value_hidden, config.num_players),
-            nn.Tanh(),
+        )
+        self.value_skip: nn.Linear | None = (
+            nn.Linear(c_in + config.vector_size, config.num_players) if config.value_skip else None
         )
 
     def forward(self, planes: torch.Tensor, vector: torch.Tensor) -> NetOutput:
@@ -183,7 +191,10 @@ class AZNet(nn.Module):
             # (B, 1, H2) + (1, F, H2): the hidden layer of the second head for every first choice
             z = torch.relu(self.second_hidden(h).unsqueeze(1) + self.second_choice.weight.unsqueeze(0))
             second = self.second_out(z)
-        return NetOutput(first=self.first_head(h), second=second, value=self.value_head(h))
+        value = self.value_head(h)
+        if self.value_skip is not None:
+            value = value + self.value_skip(torch.cat([planes.sum(dim=(2, 3)), vector], dim=1))
+        return NetOutput(first=self.first_head(h), second=second, value=torch.tanh(value))
 
 
 def legal_priors(

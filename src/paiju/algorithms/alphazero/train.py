@@ -73,6 +73,8 @@ class TrainConfig:
     channels: int = 32
     blocks: int = 2
     hidden: int = 256
+    value_skip: bool = False
+    """The value's linear term of the plane sums and the vector (:class:`NetConfig`)."""
     # learning
     window: int = 6
     """Iterations of samples in the replay buffer."""
@@ -161,6 +163,7 @@ def train(
         channels=config.channels,
         blocks=config.blocks,
         hidden=config.hidden,
+        value_skip=config.value_skip,
     )
 
     # ---- the network and optimiser: fresh, or from the checkpoint ------------------------------
