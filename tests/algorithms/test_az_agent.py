@@ -136,3 +136,21 @@ def test_az_agent_plays_legal_moves_and_swaps_by_the_value_head(tmp_path: Path, 
     assert agents[0].name == ("az(simulations=24,mix=0.5)" if mix else "az(simulations=24)")
     with pytest.raises(ConfigError, match=r"mix=1\.5"):
         YuxiAZAgent(model=str(path), mix=1.5)
+
+
+def test_the_shipped_models_fit_the_shipped_card_table_and_their_board() -> None:
+    """Every shipped yuxi model was trained on today's card table and on its own board (a
+    changed card file fails here until the models are retrained), carries the command that
+    made it, and plays a legal move as the plain ``az`` agent."""
+    import paiju.yuxi.agents.az as az
+
+    boards = az.shipped_boards()
+    assert boards  # at least one model is shipped
+    for board in boards:
+        net, meta = load_checkpoint(az.shipped_model(board))
+        game = YuxiGame(board=board, die_bonus=False)
+        assert meta["card_table"] == table_fingerprint(game.table)
+        assert meta["boards"] == [board] and "train-az" in meta["command"]
+        agent = YuxiAZAgent(seed=0, simulations=8)
+        s = _first_decision(game)
+        assert agent.act(s.observation(s.current_player()), s.legal_actions()) in s.legal_actions()

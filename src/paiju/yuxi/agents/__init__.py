@@ -6,7 +6,8 @@
   game-agnostic :class:`paiju.algorithms.mcts.MCTSAgent` (:mod:`paiju.yuxi.agents.search`),
   with random playouts or the heuristic leaf value;
 * ``az:model=PATH,simulations=N,c=C,batch=B``: AlphaZero, network-guided PUCT from a checkpoint
-  (:mod:`paiju.yuxi.agents.az`; without ``model`` the shipped one, docs/alphazero.md).
+  (:mod:`paiju.yuxi.agents.az`; without ``model`` the shipped model of the room's board,
+  docs/alphazero.md).
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ REGISTRY.register(
     _az,
     {"model": "", "simulations": 200, "c": 2.0, "batch": 8, "mix": 0.0},
     "AlphaZero: determinized PUCT guided by a policy/value network, the swap by the value head "
-    "(model = a checkpoint path; empty: the shipped one; mix = weight of the heuristic leaf "
-    "value mixed with the network's, 0: none)",
+    "(model = a checkpoint path; empty: the shipped model of the room's board, 3x3 so far; "
+    "mix = weight of the heuristic leaf value mixed with the network's, 0: none)",
     limits={"simulations": (1, 20000), "c": (0.0, 100.0), "batch": (1, 256), "mix": (0.0, 1.0)},
     file_params=("model",),
 )
