@@ -147,7 +147,7 @@ def test_the_shipped_models_fit_the_shipped_card_table_and_their_board() -> None
     boards = az.shipped_boards()
     assert boards  # at least one model is shipped
     for board in boards:
-        net, meta = load_checkpoint(az.shipped_model(board))
+        _net, meta = load_checkpoint(az.shipped_model(board))
         game = YuxiGame(board=board, die_bonus=False)
         assert meta["card_table"] == table_fingerprint(game.table)
         assert meta["boards"] == [board] and "train-az" in meta["command"]

@@ -155,6 +155,7 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest,nope"], 2, "no deck 'nope'"),
     (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),
     (["yuxi", "train-az", "--out", "{missing}", "--root-value-weight", "1.5"], 2, "'--root-value-weight'"),
+    (["yuxi", "play", "--agents", "az,greedy", "--board", "6x4"], 2, "no shipped model for board 6x4"),
     # --- az train (issue 17, item 6) ---------------------------------------------------
     (["az", "train", "-g", "connect_four"], 2, "Missing option '--out'"),
     (["az", "train", "-g", "tictactoe", "--out", "{missing}"], 2, "AlphaZero trains connect_four, gomoku"),

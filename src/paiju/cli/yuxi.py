@@ -167,6 +167,10 @@ def play(
     game = YuxiGame(
         dataclasses.replace(files, board=board, decks=deck_pair, die_bonus=die, swaps=swaps)
     )
+    for player in players:  # an agent that can play only some games (az: a model per board) says so now
+        check = getattr(player, "check_game", None)
+        if check is not None:
+            check(game)
     if human is not None:
         from paiju.yuxi.agents.human import HumanAgent
 
