@@ -122,7 +122,8 @@ class YuxiAZAgent:
             if not shipped_model(board).is_file():
                 raise ConfigError(
                     f"yuxi az: no shipped model for board {board} (shipped: {', '.join(shipped_boards())}); "
-                    "give model=PATH (an AlphaZero checkpoint; see docs/alphazero.md)"
+                    "play one of those boards, or (command line, Python) give model=PATH, an AlphaZero "
+                    "checkpoint (docs/alphazero.md)"
                 )
             # named without the server's folders (the web app shows this message)
             path, name = str(shipped_model(board)), f"the shipped {shipped_model(board).name}"
