@@ -36,7 +36,7 @@ import numpy as np
 import torch
 
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
-from paiju.algorithms.alphazero.train import held_out_losses, load_replay, value_targets
+from paiju.algorithms.alphazero.train import held_out_losses, load_replay, samples_path, value_targets
 
 
 def value_fit(run: Path) -> list[dict[str, Any]]:
@@ -47,8 +47,8 @@ def value_fit(run: Path) -> list[dict[str, Any]]:
         found = re.search(r"(\d+)", snap.stem)
         assert found is not None
         n = int(found.group(1))
-        nxt = run / "samples" / f"iter-{n + 1:04d}.npz"
-        seen = [run / "samples" / f"iter-{i:04d}.npz" for i in range(max(0, n - window + 1), n + 1)]
+        nxt = samples_path(run, n + 1)
+        seen = [samples_path(run, i) for i in range(max(0, n - window + 1), n + 1)]
         if not nxt.exists() or not all(p.exists() for p in seen):
             continue
         net, _ = load_checkpoint(snap)
@@ -91,13 +91,14 @@ def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
     shape, _ = load_checkpoint(snaps[0])
     torch.manual_seed(seed)
     net = AZNet(dataclasses.replace(shape.config, **(sizes or {})))
-    outcomes = load_replay([run / "samples" / f"iter-{i:04d}.npz" for i in range(train_iters)])
-    held = load_replay([run / "samples" / f"iter-{i:04d}.npz"
-                        for i in range(train_iters, train_iters + held_iters)])
+    outcomes = load_replay([samples_path(run, i) for i in range(train_iters)])
+    held = load_replay([samples_path(run, i) for i in range(train_iters, train_iters + held_iters)])
     if zero_vector:
         outcomes = dataclasses.replace(outcomes, vector=np.zeros_like(outcomes.vector))
         held = dataclasses.replace(held, vector=np.zeros_like(held.vector))
+    # the two references for scale, computed once
     linear = linear_fit(outcomes, held)
+    zero = float(np.mean(held.values.astype(np.float64) ** 2))
     train = value_targets(outcomes, root_value_weight)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr,
                            weight_decay=config.weight_decay if weight_decay is None else weight_decay)
@@ -111,8 +112,7 @@ def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
             v, p = held_out_losses(net, held)
             rows.append({"step": step, "passes": step * config.batch_size / len(train),
                          "value_held": v, "policy_held": p, "train_samples": len(train),
-                         "value_zero": float(np.mean(held.values.astype(np.float64) ** 2)),
-                         "value_linear": linear})
+                         "value_zero": zero, "value_linear": linear})
     return rows
 
 

@@ -110,3 +110,21 @@ def test_a_shared_host_refuses_only_the_parameters_an_agent_declares() -> None:
             reg.check_shared(reg.resolve(f"net:model={path}"), f"net:model={path}")
     with pytest.raises(ValueError, match="unknown parameters"):
         reg.register("bad", lambda seed=None: UniformRandomAgent(seed), {}, file_params=("model",))
+
+
+def test_check_can_play_asks_only_the_agents_that_have_a_check() -> None:
+    from paiju.core.agents import UniformRandomAgent, check_can_play
+    from paiju.core.errors import ConfigError
+
+    asked: list[object] = []
+
+    class OneBoard:
+        def check_game(self, game: object) -> None:
+            asked.append(game)
+            if game != "3x3":
+                raise ConfigError(f"no model for {game}")
+
+    check_can_play([UniformRandomAgent(0), OneBoard()], "3x3")
+    assert asked == ["3x3"]
+    with pytest.raises(ConfigError, match="no model for 6x4"):
+        check_can_play([UniformRandomAgent(0), OneBoard()], "6x4")

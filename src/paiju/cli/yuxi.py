@@ -143,6 +143,7 @@ def play(
     """Play one game between two agents, showing the board after each move."""
     import dataclasses
 
+    from paiju.core.agents import check_can_play
     from paiju.core.protocol import PlayedGame, State
     from paiju.core.rng import as_generator, derive_seed
     from paiju.yuxi.agents import REGISTRY
@@ -167,10 +168,7 @@ def play(
     game = YuxiGame(
         dataclasses.replace(files, board=board, decks=deck_pair, die_bonus=die, swaps=swaps)
     )
-    for player in players:  # an agent that can play only some games (az: a model per board) says so now
-        check = getattr(player, "check_game", None)
-        if check is not None:
-            check(game)
+    check_can_play(players, game)  # az: a model per board, refused now rather than at its move
     if human is not None:
         from paiju.yuxi.agents.human import HumanAgent
 

@@ -14,7 +14,7 @@ parameter is refused, so no agent can be added with an unbounded one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -242,6 +242,16 @@ class AgentRegistry:
                 self._check(str(spec), spec.name, key, value)
         agent = factory(seed=seed, **{**defaults, **spec.params})
         return agent
+
+
+def check_can_play(agents: Iterable[Any], game: Any) -> None:
+    """Ask each agent that can play only some games whether it can play ``game``: an agent
+    with a ``check_game(game)`` method (yuxi's ``az``: one model per board) raises ConfigError
+    naming what it lacks. Called before the first move, so a game is never cut off by it."""
+    for agent in agents:
+        check = getattr(agent, "check_game", None)
+        if check is not None:
+            check(game)
 
 
 class UniformRandomAgent:

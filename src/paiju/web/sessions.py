@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 import numpy as np
 
 from paiju.core import deadline
-from paiju.core.agents import AgentRegistry, parse_agent_spec
+from paiju.core.agents import AgentRegistry, check_can_play, parse_agent_spec
 from paiju.core.errors import (
     ConfigError,
     DeadlineExceeded,
@@ -291,20 +291,17 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
         from paiju.core.registry import load_agents
 
         registry = load_agents(cls.kind)
-        game = None
+        agents = []
         for spec in specs:
             if spec is None:
                 continue
             # a request may tune its own agent, not the server process or its files
             registry.check_shared(registry.resolve(spec), spec)
             # built once here, so an agent that cannot exist (a learned agent whose model is not
-            # shipped) is refused when the game is asked for, not at its first move
-            agent = registry.make(spec, seed=0)
-            # an agent that can play only some games (a model trained on one board) says so
-            check = getattr(agent, "check_game", None)
-            if check is not None:
-                game = game or cls.build_game(params)
-                check(game)
+            # shipped, or not for this game's board) is refused when the game is asked for
+            agents.append(registry.make(spec, seed=0))
+        if any(hasattr(a, "check_game") for a in agents):  # the game is built only if asked
+            check_can_play(agents, cls.build_game(params))
 
     def agent(self, seat: int) -> Agent[DecisionT]:
         agent = self._agents.get(seat)

@@ -206,7 +206,7 @@ def train(
     for iteration in range(start, config.iterations):
         # ---- 1. self-play ------------------------------------------------------------------------
         t0 = time.perf_counter()
-        samples_file = out / "samples" / f"iter-{iteration:04d}.npz"
+        samples_file = samples_path(out, iteration)
         played = None
         if not samples_file.exists():
             played = self_play(config, setup, net, net_config, iteration, backend, progress)
@@ -217,7 +217,7 @@ def train(
         torch.set_num_threads(config.threads)
         replay = value_targets(load_replay(
             [
-                out / "samples" / f"iter-{i:04d}.npz"
+                samples_path(out, i)
                 for i in range(max(0, iteration - config.window + 1), iteration + 1)
             ]
         ), config.root_value_weight)
@@ -441,6 +441,11 @@ def save_samples(path: Path, played: list[GameSamples]) -> None:
     with tmp.open("wb") as f:
         np.savez_compressed(f, allow_pickle=False, **arrays)
     tmp.replace(path)
+
+
+def samples_path(run: Path, iteration: int) -> Path:
+    """Where a run folder keeps the self-play samples of ``iteration``."""
+    return run / "samples" / f"iter-{iteration:04d}.npz"
 
 
 def load_replay(paths: list[Path]) -> Replay:
