@@ -26,6 +26,8 @@ SELECT = ["dih", "select", "--pool"]
 DISTS = ["dih", "dists", "--out", "{missing}"]
 ARENA = ["arena", "-g", "doudizhu", "-a", "rule,random"]
 MJ_ARENA = ["mahjong", "arena", "-a", "greedy,random"]
+AZ_3X3 = f"az:model={Path(__file__).parents[2] / 'src/paiju/yuxi/models/az-3x3.pt'}"
+AZ_NOT_6X4 = "trained on boards 3x3, not on this room's 6x4"
 SUP = ["mahjong", "train-supervised", "--data", "{junk}", "--model", "mlp", "--out", "{dir}"]
 
 # (argv with {placeholders}, expected exit code, fragment of the one stderr line)
@@ -156,6 +158,12 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),
     (["yuxi", "train-az", "--out", "{missing}", "--root-value-weight", "1.5"], 2, "'--root-value-weight'"),
     (["yuxi", "play", "--agents", "az,greedy", "--board", "6x4"], 2, "no shipped model for board 6x4"),
+    # a model for one board is refused on another before the first game, by every command
+    (["yuxi", "match", AZ_3X3, "greedy", "--boards", "6x4"], 2, AZ_NOT_6X4),
+    (["yuxi", "ladder", f"greedy;{AZ_3X3}", "--boards", "3x3,6x4"], 2, AZ_NOT_6X4),
+    (["yuxi", "balance", "--agents", f"{AZ_3X3},greedy", "--boards", "6x4"], 2, AZ_NOT_6X4),
+    (["yuxi", "audit", "--search", AZ_3X3, "--boards", "6x4", "--games", "2"], 2, AZ_NOT_6X4),
+    (["arena", "-g", "yuxi", "-a", f"{AZ_3X3},greedy", "-o", "board=6x4", "-n", "2"], 2, AZ_NOT_6X4),
     # --- az train (issue 17, item 6) ---------------------------------------------------
     (["az", "train", "-g", "connect_four"], 2, "Missing option '--out'"),
     (["az", "train", "-g", "tictactoe", "--out", "{missing}"], 2, "AlphaZero trains connect_four, gomoku"),

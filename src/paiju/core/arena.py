@@ -48,7 +48,7 @@ from typing import Any, Protocol
 import numpy as np
 
 import paiju
-from paiju.core.agents import AgentRegistry
+from paiju.core.agents import AgentRegistry, check_can_play
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import Game, PlayedGame, play_game
 from paiju.core.records import RUN_FILE, RecordWriter, read_records, record_fields, run_id_of
@@ -354,10 +354,10 @@ def setup_match(
     if not agent_specs:
         raise ConfigError("no agents given")
     specs = tuple(str(registry.resolve(s)) for s in agent_specs)
-    for spec in specs:
-        # build each agent once: what only its constructor checks (a model file that is missing
-        # or for another game) fails here, before a record folder is started with this run
-        registry.make(spec, seed=0)
+    # build each agent once: what only its constructor or check_game checks (a model file that
+    # is missing, for another game or another board) fails here, before a record folder is
+    # started with this run
+    check_can_play([registry.make(spec, seed=0) for spec in specs], game)
     fmt = fmt or entry.default_format
     lineup_list = tuple(lineups(fmt, len(specs), entry))
     if isinstance(seed, bool) or not isinstance(seed, int):

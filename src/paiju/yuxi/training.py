@@ -178,10 +178,9 @@ def match_pairs(
     """``pairs`` seat-swapped pairs of ``a`` against ``b`` in rooms drawn from ``seed``
     (through the project's runner; the result does not depend on the backend)."""
     from paiju.core.runner import run_tasks
-    from paiju.yuxi.agents import REGISTRY
+    from paiju.yuxi.agents import check_specs
 
-    for spec in (a, b):
-        REGISTRY.make(spec, seed=0)  # a bad spec fails here, before any game
+    check_specs((a, b), [rooms.base_config(board) for board in rooms.boards])
     chunk = 2
     tasks = [
         PairTask(a, b, rooms, seed, tuple(range(i, min(i + chunk, pairs)))) for i in range(0, pairs, chunk)

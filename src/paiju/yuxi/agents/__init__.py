@@ -12,13 +12,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
+from paiju.core.agents import AgentRegistry, UniformRandomAgent, check_can_play, keyword_defaults
 from paiju.core.protocol import Agent
 from paiju.core.rng import SeedLike
 from paiju.yuxi.agents.greedy import GreedyAgent, game_for, position_value, searching_with
 from paiju.yuxi.agents.search import EVALS, HeuristicEvaluator, YuxiMCTSAgent
+
+if TYPE_CHECKING:
+    from paiju.yuxi.game import YuxiConfig
 
 REGISTRY = AgentRegistry("yuxi")
 
@@ -59,5 +63,24 @@ REGISTRY.register(
     file_params=("model",),
 )
 
-__all__ = ["REGISTRY", "GreedyAgent", "HeuristicEvaluator", "YuxiMCTSAgent", "game_for", "position_value",
-           "searching_with"]
+
+
+def check_specs(specs: Iterable[str], rooms: Iterable[YuxiConfig]) -> None:
+    """Build each agent spec once and ask it whether it can play every room in ``rooms``
+    (``az``: a model for each board and this card table). A bad spec, a missing model file or a
+    board without a model is a ConfigError here, before a match's first game."""
+    agents = [REGISTRY.make(spec, seed=0) for spec in specs]
+    for config in rooms:
+        check_can_play(agents, game_for(config))
+
+
+__all__ = [
+    "REGISTRY",
+    "GreedyAgent",
+    "HeuristicEvaluator",
+    "YuxiMCTSAgent",
+    "check_specs",
+    "game_for",
+    "position_value",
+    "searching_with",
+]
