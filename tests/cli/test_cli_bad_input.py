@@ -170,6 +170,7 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["az", "train", "-g", "nosuch", "--out", "{missing}"], 2, "--game 'nosuch'"),
     (["az", "train", "-g", "gomoku", "-o", "size=9", "--out", "{missing}"], 2, "no option 'size'"),
     (["az", "train", "-g", "gomoku", "-o", "rows=2", "--out", "{missing}"], 2, "win_length=5 must be"),
+    (["az", "train", "-g", "gomoku", "-o", "rows=99", "--out", "{missing}"], 2, "1..25 rows and columns"),
     (["az", "train", "-g", "connect_four", "--out", "{file}"], 2, "is a file, not a folder"),
     (["az", "train", "-g", "connect_four", "--out", "{missing}", "--games", "0"], 2, "'--games'"),
     # --- yuxi match --------------------------------------------------------------------

@@ -83,8 +83,11 @@ def test_overline_wins_and_rows_do_not_wrap() -> None:
 def test_bad_boards_and_moves_say_why() -> None:
     with pytest.raises(ConfigError, match="win_length"):
         Gomoku(4, win_length=5)
-    with pytest.raises(ConfigError, match="at least one row"):
+    with pytest.raises(ConfigError, match=r"1\.\.25 rows and columns, got 0x0"):
         Gomoku(0)
+    with pytest.raises(ConfigError, match=r"1\.\.25 rows and columns, got 9x99"):
+        Gomoku(9, cols=99)
+    assert Gomoku(25).num_cells == 625  # the largest board accepted
     with pytest.raises(ConfigError, match="integer"):
         Gomoku(9.5)  # type: ignore[arg-type]
     game = Gomoku(9)

@@ -147,6 +147,11 @@ class GomokuState(BoardState):
         return f"GomokuState(rows={self.game.rows}, cols={self.game.cols}, history={self._history})"
 
 
+MAX_SIDE = 25
+"""The longest board side accepted: beyond the 15x15 and 19x19 boards played, with room to
+spare (a game option, so it bounds what a command line or a request can ask for)."""
+
+
 class Gomoku:
     """Gomoku on a ``rows`` x ``cols`` board (default 15 x 15), ``win_length`` in a row wins.
 
@@ -161,8 +166,10 @@ class Gomoku:
         for label, value in (("rows", rows), ("cols", cols), ("win_length", win_length)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ConfigError(f"gomoku {label} must be an integer, got {value!r}")
-        if rows < 1 or cols < 1:
-            raise ConfigError(f"gomoku board must have at least one row and column, got {rows}x{cols}")
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            raise ConfigError(
+                f"gomoku board must have 1..{MAX_SIDE} rows and columns, got {rows}x{cols}"
+            )
         if not 2 <= win_length <= max(rows, cols):
             raise ConfigError(
                 f"gomoku win_length={win_length} must be between 2 and the longer side of the "
