@@ -252,13 +252,17 @@ kinds whose draw lowers it. A search's leaves share most of their hands after a 
 _LOWERING_SIZE = 200_000
 
 
-def discard_shapes(hand: list[int], unseen: Sequence[int]) -> list[tuple[int, int, int]]:
+def discard_shapes(
+    hand: list[int], unseen: Sequence[int], *, ligu: bool = False
+) -> list[tuple[int, int, int]]:
     """``(kind, shanten after, effective tiles after)`` of discarding each held kind, toward the
-    plain winning shape (greedy's :func:`~paiju.mahjong.agents.greedy.rank_discards` adds its
-    danger and the 嚦咕嚦咕 variant). Fast enough for a search's thousands of leaves: only the
-    draws that can lower the shanten are looked at (:func:`~paiju.mahjong.agents.value.near_kinds`;
-    tested against a look at all 34 draws). ``hand`` is changed while it runs and restored."""
+    plain winning shape, or with ``ligu`` toward either it or 嚦咕嚦咕 (greedy's
+    :func:`~paiju.mahjong.agents.greedy.rank_discards` adds its danger). Fast enough for a
+    search's thousands of leaves: only the draws that can lower the shanten are looked at
+    (:func:`~paiju.mahjong.agents.value.near_kinds`; tested against a look at all 34 draws).
+    ``hand`` is changed while it runs and restored."""
     # the agents package imports this module: import from it when first used
+    from paiju.mahjong.agents._hand import effective_total, ligu_distance
     from paiju.mahjong.agents.value import near_kinds
 
     t = shanten_tables()
@@ -270,6 +274,12 @@ def discard_shapes(hand: list[int], unseen: Sequence[int]) -> list[tuple[int, in
             suit, step = KIND_SUIT[k], KIND_STEP[k]
             hand[k] -= 1
             index[suit] -= step
+            if ligu:  # the rare rule: not memoised (the key would need the whole hand)
+                sh = min(t.distance_at(index, sets), ligu_distance(hand)) - 1
+                rows.append((k, sh, effective_total(hand, unseen, index, True)))
+                index[suit] += step
+                hand[k] += 1
+                continue
             key = (index[0], index[1], index[2], index[3], sets)
             got = _LOWERING.get(key)
             if got is None:

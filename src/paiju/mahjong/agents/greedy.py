@@ -35,9 +35,7 @@ from paiju.mahjong.agents._hand import (
     claim_outcome,
     danger,
     distance,
-    effective_total,
     hand_distance,
-    ligu_distance,
     plays_ligu,
     threats,
 )
@@ -51,7 +49,6 @@ from paiju.mahjong.game import (
     WIN,
     MahjongObservation,
 )
-from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import NUM_KINDS
 
 
@@ -65,7 +62,7 @@ def rank_discards(
     counts = list(hand)
     ligu = obs is not None and plays_ligu(obs)
     threat_seats = threats(obs) if (obs is not None and defence) else []
-    shapes = _ligu_shapes(counts, unseen) if ligu else discard_shapes(counts, unseen)
+    shapes = discard_shapes(counts, unseen, ligu=ligu)
     rows = [(k, sh, eff, danger(k, obs, unseen, threat_seats) if obs is not None else 0.0)
             for k, sh, eff in shapes]
     best_sh = min(r[1] for r in rows)
@@ -73,24 +70,6 @@ def rank_discards(
         rows.sort(key=lambda r: (r[3], r[1], -r[2], r[0]))
     else:
         rows.sort(key=lambda r: (r[1], -r[2], r[3], r[0]))
-    return rows
-
-
-def _ligu_shapes(counts: list[int], unseen: Sequence[int]) -> list[tuple[int, int, int]]:
-    """:func:`~paiju.mahjong.features.discard_shapes` toward either winning shape (嚦咕嚦咕 on)."""
-    t = shanten_tables()
-    sets = (sum(counts) - 1) // 3
-    index = suit_indices(counts)
-    rows = []
-    for k in range(NUM_KINDS):
-        if counts[k]:
-            suit, step = KIND_SUIT[k], KIND_STEP[k]
-            counts[k] -= 1
-            index[suit] -= step
-            sh = min(t.distance_at(index, sets), ligu_distance(counts)) - 1
-            rows.append((k, sh, effective_total(counts, unseen, index, True)))
-            index[suit] += step
-            counts[k] += 1
     return rows
 
 
