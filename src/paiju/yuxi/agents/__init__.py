@@ -57,7 +57,7 @@ REGISTRY.register(
     _az,
     {"model": "", "simulations": 200, "c": 2.0, "batch": 8, "mix": 0.0},
     "AlphaZero: determinized PUCT guided by a policy/value network, the swap by the value head "
-    "(model = a checkpoint path; empty: the shipped model of the room's board, 3x3 so far; "
+    "(model = a checkpoint path; empty: the shipped model of the room's board, if it has one; "
     "mix = weight of the heuristic leaf value mixed with the network's, 0: none)",
     limits={"simulations": (1, 20000), "c": (0.0, 100.0), "batch": (1, 256), "mix": (0.0, 1.0)},
     file_params=("model",),
