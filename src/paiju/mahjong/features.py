@@ -277,21 +277,18 @@ def discard_shapes(
             if ligu:  # the rare rule: not memoised (the key would need the whole hand)
                 sh = min(t.distance_at(index, sets), ligu_distance(hand)) - 1
                 rows.append((k, sh, effective_total(hand, unseen, index, True)))
-                index[suit] += step
-                hand[k] += 1
-                continue
-            key = (index[0], index[1], index[2], index[3], sets)
-            got = _LOWERING.get(key)
-            if got is None:
-                d = t.distance_at(index, sets)
-                after = t.distances_after_draw(index, sets, near_kinds(hand, index))
-                got = (d, tuple(x for x in range(NUM_KINDS) if after[x] < d))
-                if len(_LOWERING) >= _LOWERING_SIZE:
-                    _LOWERING.clear()
-                _LOWERING[key] = got
-            d, lowering = got
-            eff = sum(unseen[x] for x in lowering)
-            rows.append((k, d - 1, eff))
+            else:
+                key = (index[0], index[1], index[2], index[3], sets)
+                got = _LOWERING.get(key)
+                if got is None:
+                    d = t.distance_at(index, sets)
+                    after = t.distances_after_draw(index, sets, near_kinds(hand, index))
+                    got = (d, tuple(x for x in range(NUM_KINDS) if after[x] < d))
+                    if len(_LOWERING) >= _LOWERING_SIZE:
+                        _LOWERING.clear()
+                    _LOWERING[key] = got
+                d, lowering = got
+                rows.append((k, d - 1, sum(unseen[x] for x in lowering)))
             index[suit] += step
             hand[k] += 1
     return rows

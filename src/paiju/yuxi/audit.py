@@ -323,8 +323,7 @@ def run_audit(
         table.deck(name)  # an unknown deck is refused before any game starts
     from paiju.yuxi.agents import check_specs
 
-    check_specs(sorted({spec for pair in agent_pairs for spec in pair}),
-                [YuxiConfig(board=b, cards_file=cfile, decks_file=dfile) for b in boards])
+    check_specs(sorted({spec for pair in agent_pairs for spec in pair}), boards, cfile, dfile)
     overrides = tuple(sorted((effect_overrides or {}).items()))
     tasks = [
         AuditTask(tuple(range(i, min(games, i + TASK_GAMES))), seed, tuple(boards),

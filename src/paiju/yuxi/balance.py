@@ -398,7 +398,7 @@ def run_balance(
         table.deck(name)  # an unknown deck is refused before any game starts
     from paiju.yuxi.agents import check_specs
 
-    check_specs(agents, [YuxiConfig(board=b, cards_file=cfile, decks_file=dfile) for b in boards])
+    check_specs(agents, boards, cfile, dfile)
     jobs = balance_jobs(games, seed, agents, boards, deck_names, cfile, dfile, luck)
     tasks = [tuple(jobs[i : i + TASK_GAMES]) for i in range(0, len(jobs), TASK_GAMES)]
     config = {"kind": "yuxi-balance", "games": games, "seed": seed, "agents": list(agents),

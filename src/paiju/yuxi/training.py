@@ -180,7 +180,7 @@ def match_pairs(
     from paiju.core.runner import run_tasks
     from paiju.yuxi.agents import check_specs
 
-    check_specs((a, b), [rooms.base_config(board) for board in rooms.boards])
+    check_specs((a, b), rooms.boards, rooms.cards_file, rooms.decks_file)
     chunk = 2
     tasks = [
         PairTask(a, b, rooms, seed, tuple(range(i, min(i + chunk, pairs)))) for i in range(0, pairs, chunk)

@@ -13,16 +13,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, check_can_play, keyword_defaults
 from paiju.core.protocol import Agent
 from paiju.core.rng import SeedLike
 from paiju.yuxi.agents.greedy import GreedyAgent, game_for, position_value, searching_with
 from paiju.yuxi.agents.search import EVALS, HeuristicEvaluator, YuxiMCTSAgent
-
-if TYPE_CHECKING:
-    from paiju.yuxi.game import YuxiConfig
+from paiju.yuxi.game import YuxiConfig
 
 REGISTRY = AgentRegistry("yuxi")
 
@@ -63,15 +61,16 @@ REGISTRY.register(
     file_params=("model",),
 )
 
-
-
-def check_specs(specs: Iterable[str], rooms: Iterable[YuxiConfig]) -> None:
-    """Build each agent spec once and ask it whether it can play every room in ``rooms``
-    (``az``: a model for each board and this card table). A bad spec, a missing model file or a
-    board without a model is a ConfigError here, before a match's first game."""
+def check_specs(
+    specs: Iterable[str], boards: Iterable[str], cards_file: str | None = None, decks_file: str | None = None
+) -> None:
+    """Build each agent spec once and ask it whether it can play on every board of ``boards``
+    with this card table (``az``: a model for each board and the table). A bad spec, a missing
+    model file or a board without a model is a ConfigError here, before a match's first game."""
     agents = [REGISTRY.make(spec, seed=0) for spec in specs]
-    for config in rooms:
-        check_can_play(agents, game_for(config))
+    for board in boards:
+        room = YuxiConfig(board=board, cards_file=cards_file, decks_file=decks_file)
+        check_can_play(agents, game_for(room))
 
 
 __all__ = [
