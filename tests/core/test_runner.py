@@ -17,7 +17,7 @@ import pytest
 from paiju.core.arena import run_games
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.records import read_records
-from paiju.core.runner import Backend, TaskJournal, run_tasks
+from paiju.core.runner import Backend, TaskJournal, progress_lines, run_tasks
 
 
 def _no_times(rows: list[dict]) -> list[dict]:
@@ -71,6 +71,31 @@ def test_progress_counts_units_from_the_resumed_total() -> None:
     run_tasks(len, ["ab", "cde", "f"], lambda i, r: None, size=len, done=4, total=10,
               progress=lambda d, t: seen.append((d, t)))
     assert seen == [(6, 10), (9, 10), (10, 10)]
+
+
+def test_without_a_terminal_progress_is_plain_lines_at_most_every_30_seconds() -> None:
+    lines: list[str] = []
+    now = [100.0]
+    report = progress_lines(lines.append, "games", 10, 4, clock=lambda: now[0])
+    # a resumed job: 4 of 10 done before; the estimate counts only the units done now
+    for seconds, finished in ((10, 5), (35, 6), (50, 7), (70, 8), (71, 10)):
+        now[0] = 100.0 + seconds
+        report(finished, 10)
+    assert lines == [
+        "games: 4/10\n",
+        "games: 6/10 (0:00:35, about 0:01:10 left)\n",  # 35 s for 2 units, 4 to go
+        "games: 8/10 (0:01:10, about 0:00:35 left)\n",  # 70 s for 4, 2 to go
+        "games: 10/10 (0:01:11)\n",  # the end is always written
+    ]
+
+
+def test_a_job_logging_to_a_file_writes_its_progress_there() -> None:
+    # stderr is a pipe here, not a terminal: Rich would draw nothing until the end
+    code = ("from paiju.core.runner import run_tasks\n"
+            "run_tasks(abs, [1, 2, 3], lambda i, r: None, progress=True, label='hands')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == ["hands: 0/3", "hands: 3/3 (0:00:00)"]
 
 
 # ---- journals ----------------------------------------------------------------------------------

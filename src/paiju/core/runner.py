@@ -24,7 +24,8 @@ runner guarantees what each of those jobs needs, in one place:
   the population's Parquet chunks, or a :class:`TaskJournal`), so a rerun plays only what is
   missing.
 * **Progress.** ``progress=True`` draws a Rich progress bar on stderr, counting ``size(task)``
-  units per task (games, by default one per task); a callable gets ``(done, total)``.
+  units per task (games, by default one per task), or writes a plain line every 30 seconds
+  where stderr is not a terminal (a log file); a callable gets ``(done, total)``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -212,12 +214,57 @@ def progress_reporter(
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
     from rich.progress import Progress as Bar
 
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        # Rich draws nothing live into a log file or a CI log; a long job there would say
+        # nothing for an hour, so it writes plain lines instead
+        yield progress_lines(console.file.write, label, total, done)
+        return
     with Bar(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=Console(stderr=True),
     ) as bar:
         task = bar.add_task(label, total=total, completed=done)
         yield lambda finished, _total: bar.update(task, completed=finished)
+
+
+LOG_EVERY_S = 30.0
+"""Where stderr is not a terminal, a progress line at most this often (and at the end)."""
+
+
+def progress_lines(
+    write: Callable[[str], Any], label: str, total: int, done: int,
+    clock: Callable[[], float] = time.monotonic,
+) -> Callable[[int, int], None]:
+    """A progress callback writing ``label: done/total (elapsed, about ETA left)`` lines.
+
+    One line at once, then at most one every :data:`LOG_EVERY_S` seconds, and one when the
+    job is complete; the estimate counts only the units done since the start (a resumed
+    job's earlier units cost nothing now).
+    """
+    start = clock()
+    last = start
+    write(f"{label}: {done}/{total}\n")
+
+    def report(finished: int, total_now: int) -> None:
+        nonlocal last
+        now = clock()
+        if now - last < LOG_EVERY_S and finished < total_now:
+            return
+        last = now
+        elapsed = now - start
+        line = f"{label}: {finished}/{total_now} ({_duration(elapsed)}"
+        if done < finished < total_now:
+            line += f", about {_duration(elapsed * (total_now - finished) / (finished - done))} left"
+        write(line + ")\n")
+
+    return report
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
 # ---- resume for jobs without records of their own ------------------------------------------------
@@ -278,4 +325,4 @@ class TaskJournal(Generic[R]):
             os.fsync(f.fileno())
 
 
-__all__ = ["Backend", "Progress", "TaskJournal", "progress_reporter", "run_tasks"]
+__all__ = ["Backend", "Progress", "TaskJournal", "progress_lines", "progress_reporter", "run_tasks"]
