@@ -157,9 +157,9 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest,nope"], 2, "no deck 'nope'"),
     (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),
     (["yuxi", "train-az", "--out", "{missing}", "--root-value-weight", "1.5"], 2, "'--root-value-weight'"),
+    (["yuxi", "play", "--agents", "az:model={missing},greedy"], 2, "{missing}"),
     # a model for one board is refused on another before the first game, by every command
     (["yuxi", "play", "--agents", f"{AZ_3X3},greedy", "--board", "6x4"], 2, AZ_NOT_6X4),
-    (["yuxi", "play", "--agents", "az:model={missing},greedy"], 2, "{missing}"),
     (["yuxi", "match", AZ_3X3, "greedy", "--boards", "6x4"], 2, AZ_NOT_6X4),
     (["yuxi", "ladder", f"greedy;{AZ_3X3}", "--boards", "3x3,6x4"], 2, AZ_NOT_6X4),
     (["yuxi", "balance", "--agents", f"{AZ_3X3},greedy", "--boards", "6x4"], 2, AZ_NOT_6X4),

@@ -211,8 +211,6 @@ def progress_reporter(
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
-    from rich.progress import Progress as Bar
 
     console = Console(stderr=True)
     if not console.is_terminal:
@@ -220,9 +218,12 @@ def progress_reporter(
         # nothing for an hour, so it writes plain lines instead
         yield progress_lines(console.file.write, label, total, done)
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as Bar
+
     with Bar(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
     ) as bar:
         task = bar.add_task(label, total=total, completed=done)
         yield lambda finished, _total: bar.update(task, completed=finished)
