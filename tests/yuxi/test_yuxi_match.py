@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from paiju.core.errors import ConfigError
@@ -58,3 +61,42 @@ def test_a_ladder_rates_by_the_matches_it_played() -> None:
     assert "| `greedy` |" in ladder.markdown() and math.isfinite(ladder.ratings[1].value)
     with pytest.raises(ConfigError, match="two distinct"):
         run_ladder(["greedy", "greedy"], YuxiRooms(), 1, seed=0)
+
+
+def test_an_interrupted_match_resumes_from_its_journal_to_the_whole_result(tmp_path: Path) -> None:
+    rooms = YuxiRooms(boards=("3x3", "4x4"))
+    whole = match_pairs("greedy", "random", rooms, 5, seed=7)
+    journal = tmp_path / "match.jsonl"
+
+    def stop_after_two_tasks(done: int, total: int) -> None:
+        if done == 8:  # two tasks of two pairs (8 games) journalled, then a Ctrl-C
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        match_pairs("greedy", "random", rooms, 5, seed=7, progress=stop_after_two_tasks, journal=journal)
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 1 + 2  # header + two tasks
+    played: list[int] = []
+
+    def count(done: int, total: int) -> None:
+        played.append(done)
+
+    resumed = match_pairs("greedy", "random", rooms, 5, seed=7, progress=count, journal=journal)
+    assert played == [10] and resumed.pairs == whole.pairs  # only the last pair was played again
+    with pytest.raises(ConfigError, match="journal of another job"):
+        match_pairs("greedy", "random", rooms, 6, seed=7, journal=journal)
+
+
+def test_match_command_resumes_with_journal(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from paiju.cli.main import app
+
+    journal = tmp_path / "m.jsonl"
+    args = ["yuxi", "match", "greedy", "random", "--pairs", "3", "--boards", "3x3", "--seed", "4",
+            "--journal", str(journal), "--json"]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(app, args)  # everything journalled: nothing is played again
+    assert again.exit_code == 0 and json.loads(again.output) == json.loads(first.output)
+    assert json.loads(first.output)["score"] == match_pairs(
+        "greedy", "random", YuxiRooms(boards=("3x3",)), 3, seed=4).score().as_dict()

@@ -717,6 +717,7 @@ def match(
     seed: SeedOpt = 0,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
+    journal: JournalOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A against B on seat-swapped pairs (same room and deal, each seat once), rooms drawn per pair."""
@@ -724,7 +725,7 @@ def match(
 
     rooms = _rooms(boards, decks, die, None, None)
     result = match_pairs(agent_a, agent_b, rooms, pairs, seed, backend=Backend(workers=workers, ray=ray),
-                         progress=not as_json)
+                         progress=not as_json, journal=journal)
     if as_json:
         print_json(result.to_dict())
         return

@@ -11,6 +11,7 @@ same planes, so one network serves them all.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +107,10 @@ class YuxiRooms:
 
 
 # ---- strength: seat-swapped pairs on the same deal ------------------------------------------------
+PairRow = tuple[int, str, float, float]
+"""One pair of a match: ``(pair, board, score of a as seat 0, score of a as seat 1)``."""
+
+
 @dataclass(frozen=True)
 class PairTask:
     """Pairs ``pairs`` of a match of agent spec ``a`` against ``b`` (a runner task)."""
@@ -117,7 +122,7 @@ class PairTask:
     pairs: tuple[int, ...]
 
 
-def play_pairs(task: PairTask) -> list[tuple[int, str, float, float]]:
+def play_pairs(task: PairTask) -> list[PairRow]:
     """For every pair: ``(pair, board, score of a as seat 0, score of a as seat 1)``, a score
     being 1 for a win, 0.5 for a draw, 0 for a loss. Both games of a pair share the room and
     the chance seed (the deal), so the pair cancels the seat's and the deal's luck."""
@@ -151,7 +156,7 @@ class MatchResult:
 
     a: str
     b: str
-    pairs: list[tuple[int, str, float, float]]
+    pairs: list[PairRow]
 
     def score(self, board: str | None = None) -> Any:
         from paiju.core.stats import mean_ci
@@ -172,12 +177,19 @@ class MatchResult:
         }
 
 
+def _rows_from_json(rows: Any) -> list[PairRow]:
+    return [(int(p), str(board), float(s0), float(s1)) for p, board, s0, s1 in rows]
+
+
 def match_pairs(
-    a: str, b: str, rooms: YuxiRooms, pairs: int, seed: int, backend: Any = None, progress: Any = False
+    a: str, b: str, rooms: YuxiRooms, pairs: int, seed: int, backend: Any = None, progress: Any = False,
+    journal: str | os.PathLike[str] | None = None,
 ) -> MatchResult:
     """``pairs`` seat-swapped pairs of ``a`` against ``b`` in rooms drawn from ``seed``
-    (through the project's runner; the result does not depend on the backend)."""
-    from paiju.core.runner import run_tasks
+    (through the project's runner; the result does not depend on the backend). With
+    ``journal`` (a JSONL file) every finished task of pairs is appended there, and calling
+    again with the same arguments plays only the pairs it lacks."""
+    from paiju.core.runner import TaskJournal, run_tasks
     from paiju.yuxi.agents import check_specs
 
     check_specs((a, b), rooms.boards, rooms.cards_file, rooms.decks_file)
@@ -185,14 +197,27 @@ def match_pairs(
     tasks = [
         PairTask(a, b, rooms, seed, tuple(range(i, min(i + chunk, pairs)))) for i in range(0, pairs, chunk)
     ]
-    found: dict[int, list[tuple[int, str, float, float]]] = {}
+    config = {"kind": "yuxi-match", "a": a, "b": b, "pairs": pairs, "seed": seed, "rooms": rooms.describe(),
+              "cards_file": rooms.cards_file, "decks_file": rooms.decks_file,
+              "rules_version": YuxiGame().info.rules_version}
+    store = None if journal is None else TaskJournal(journal, config, list, _rows_from_json)
+    found: dict[int, list[PairRow]] = dict(store.results) if store is not None else {}
+    todo = [i for i in range(len(tasks)) if i not in found]
+
+    def consume(k: int, rows: list[PairRow]) -> None:
+        found[todo[k]] = rows
+        if store is not None:
+            store.add(todo[k], rows)
+
     run_tasks(
         play_pairs,
-        tasks,
-        found.__setitem__,
+        [tasks[i] for i in todo],
+        consume,
         backend=backend,
         progress=progress,
         size=lambda t: 2 * len(t.pairs),
+        done=sum(2 * len(tasks[i].pairs) for i in found),
+        total=2 * pairs,
     )
     return MatchResult(a, b, [r for i in range(len(tasks)) for r in found[i]])
 
