@@ -17,7 +17,7 @@ import pytest
 from paiju.core.arena import run_games
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.records import read_records
-from paiju.core.runner import Backend, TaskJournal, progress_lines, run_tasks
+from paiju.core.runner import Backend, TaskJournal, progress_lines, run_journalled, run_tasks
 
 
 def _no_times(rows: list[dict]) -> list[dict]:
@@ -112,6 +112,32 @@ def test_a_journal_resumes_and_refuses_another_job(tmp_path: Path) -> None:
     assert again.results == {0: [0], 3: [9, 9]}
     with pytest.raises(ConfigError, match="journal of another job"):
         _journal(path, {"job": "squares", "n": 6})
+
+
+def test_a_journalled_job_resumes_running_only_the_tasks_it_lacks(tmp_path: Path) -> None:
+    tasks = ["1", "22", "333", "4444", "55555"]
+    ran: list[str] = []
+
+    def digits(task: str) -> list[int]:
+        ran.append(task)
+        return [int(c) for c in task]
+
+    def stop_after_two_tasks(done: int, total: int) -> None:
+        if done == 3:  # "1" and "22" finished and journalled
+            raise KeyboardInterrupt
+
+    path = tmp_path / "job.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        run_journalled(digits, tasks, _journal(path), size=len, progress=stop_after_two_tasks)
+    assert ran == ["1", "22"] and _journal(path).results == {0: [1], 1: [2, 2]}
+    ran.clear()
+    reported: list[tuple[int, int]] = []
+    got = run_journalled(
+        digits, tasks, _journal(path), size=len, progress=lambda d, t: reported.append((d, t))
+    )
+    assert got == [[int(c) for c in t] for t in tasks]  # in task order, the journalled ones included
+    assert ran == ["333", "4444", "55555"] and reported == [(6, 15), (10, 15), (15, 15)]
+    assert run_journalled(digits, tasks, None) == got  # without a journal: every task runs
 
 
 def test_a_line_cut_short_by_a_kill_is_dropped_but_a_corrupt_line_is_an_error(tmp_path: Path) -> None:

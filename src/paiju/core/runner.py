@@ -326,4 +326,39 @@ class TaskJournal(Generic[R]):
             os.fsync(f.fileno())
 
 
-__all__ = ["Backend", "Progress", "TaskJournal", "progress_lines", "progress_reporter", "run_tasks"]
+def run_journalled(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    journal: TaskJournal[R] | None,
+    *,
+    backend: Backend | None = None,
+    progress: Progress = False,
+    size: Callable[[T], int] | None = None,
+    label: str = "games",
+) -> list[R]:
+    """:func:`run_tasks` for a job that resumes: every task's result, in task order. Tasks
+    whose results ``journal`` already holds are not run again; each new result is added to
+    it as soon as it arrives, so an interrupted job loses only the tasks in flight
+    (``journal`` None: every task runs and nothing is kept)."""
+    results: dict[int, R] = dict(journal.results) if journal is not None else {}
+    todo = [i for i in range(len(tasks)) if i not in results]
+
+    def consume(k: int, result: R) -> None:
+        results[todo[k]] = result
+        if journal is not None:
+            journal.add(todo[k], result)
+
+    def measure(task: T) -> int:
+        return size(task) if size is not None else 1
+
+    run_tasks(
+        fn, [tasks[i] for i in todo], consume, backend=backend, progress=progress, size=size,
+        done=sum(measure(tasks[i]) for i in results), total=sum(measure(t) for t in tasks), label=label,
+    )
+    return [results[i] for i in range(len(tasks))]
+
+
+__all__ = [
+    "Backend", "Progress", "TaskJournal", "progress_lines", "progress_reporter", "run_journalled",
+    "run_tasks",
+]

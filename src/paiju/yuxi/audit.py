@@ -29,7 +29,7 @@ from typing import Any
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
-from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
+from paiju.core.runner import Backend, Progress, TaskJournal, run_journalled
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.effects import EffectFn
@@ -337,20 +337,11 @@ def run_audit(
     if in_search:  # only then: journals written before the option existed still resume
         config["in_search"] = True
     store = None if journal is None else TaskJournal(journal, config, _audited_to_json, _audited_from_json)
-    results: dict[int, list[AuditedGame]] = dict(store.results) if store is not None else {}
-    todo = [i for i in range(len(tasks)) if i not in results]
-
-    def consume(k: int, audited: list[AuditedGame]) -> None:
-        results[todo[k]] = audited
-        if store is not None:
-            store.add(todo[k], audited)
-
-    run_tasks(
-        audit_task, [tasks[i] for i in todo], consume, backend=backend or Backend(workers=workers),
-        progress=progress, size=lambda t: len(t.indices), done=sum(len(r) for r in results.values()),
-        total=games, label="yuxi audit",
+    results = run_journalled(
+        audit_task, tasks, store, backend=backend or Backend(workers=workers), progress=progress,
+        size=lambda t: len(t.indices), label="yuxi audit",
     )
-    played = [g for i in range(len(tasks)) for g in results[i]]
+    played = [g for batch in results for g in batch]
     by_agents: dict[str, int] = {}
     for g in played:
         by_agents[g.agents] = by_agents.get(g.agents, 0) + 1

@@ -32,7 +32,7 @@ from typing import Any
 
 from paiju.core.protocol import play_game
 from paiju.core.rng import as_generator, derive_seed
-from paiju.core.runner import Backend, Progress, TaskJournal, run_tasks
+from paiju.core.runner import Backend, Progress, TaskJournal, run_journalled
 from paiju.core.stats import Estimate, mean_ci, pair_correlation, proportion_ci
 from paiju.yuxi.actions import KIND_PLAY
 from paiju.yuxi.board import BOARDS
@@ -407,20 +407,11 @@ def run_balance(
     if luck:  # absent otherwise, so journals written before the option still resume
         config["luck"] = True
     store = None if journal is None else TaskJournal(journal, config, _record_to_json, _record_from_json)
-    results: dict[int, list[GameRecord]] = dict(store.results) if store is not None else {}
-    todo = [i for i in range(len(tasks)) if i not in results]
-
-    def consume(k: int, records: list[GameRecord]) -> None:
-        results[todo[k]] = records
-        if store is not None:
-            store.add(todo[k], records)
-
-    run_tasks(
-        _balance_task, [tasks[i] for i in todo], consume, backend=backend or Backend(workers=workers),
-        progress=progress, size=len, done=sum(len(tasks[i]) for i in results), total=len(jobs),
-        label="yuxi balance",
+    results = run_journalled(
+        _balance_task, tasks, store, backend=backend or Backend(workers=workers), progress=progress,
+        size=len, label="yuxi balance",
     )
-    records = [r for i in range(len(tasks)) for r in results[i]]
+    records = [r for batch in results for r in batch]
     report = summarize(records, games, agents, seed, deck_names, table)
     report.table_hash = table_hash
     return report

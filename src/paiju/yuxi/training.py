@@ -189,7 +189,7 @@ def match_pairs(
     (through the project's runner; the result does not depend on the backend). With
     ``journal`` (a JSONL file) every finished task of pairs is appended there, and calling
     again with the same arguments plays only the pairs it lacks."""
-    from paiju.core.runner import TaskJournal, run_tasks
+    from paiju.core.runner import TaskJournal, run_journalled
     from paiju.yuxi.agents import check_specs
 
     check_specs((a, b), rooms.boards, rooms.cards_file, rooms.decks_file)
@@ -201,25 +201,9 @@ def match_pairs(
               "cards_file": rooms.cards_file, "decks_file": rooms.decks_file,
               "rules_version": YuxiGame().info.rules_version}
     store = None if journal is None else TaskJournal(journal, config, list, _rows_from_json)
-    found: dict[int, list[PairRow]] = dict(store.results) if store is not None else {}
-    todo = [i for i in range(len(tasks)) if i not in found]
-
-    def consume(k: int, rows: list[PairRow]) -> None:
-        found[todo[k]] = rows
-        if store is not None:
-            store.add(todo[k], rows)
-
-    run_tasks(
-        play_pairs,
-        [tasks[i] for i in todo],
-        consume,
-        backend=backend,
-        progress=progress,
-        size=lambda t: 2 * len(t.pairs),
-        done=sum(2 * len(tasks[i].pairs) for i in found),
-        total=2 * pairs,
-    )
-    return MatchResult(a, b, [r for i in range(len(tasks)) for r in found[i]])
+    found = run_journalled(play_pairs, tasks, store, backend=backend, progress=progress,
+                           size=lambda t: 2 * len(t.pairs))
+    return MatchResult(a, b, [r for rows in found for r in rows])
 
 
 @dataclass
