@@ -96,7 +96,10 @@ def test_match_command_resumes_with_journal(tmp_path: Path) -> None:
             "--journal", str(journal), "--json"]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0, first.output
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 + 2  # the header and the two tasks of 3 pairs (two pairs a task)
     again = CliRunner().invoke(app, args)  # everything journalled: nothing is played again
     assert again.exit_code == 0 and json.loads(again.output) == json.loads(first.output)
+    assert journal.read_text(encoding="utf-8").splitlines() == lines  # nothing was appended
     assert json.loads(first.output)["score"] == match_pairs(
         "greedy", "random", YuxiRooms(boards=("3x3",)), 3, seed=4).score().as_dict()

@@ -33,7 +33,7 @@ from paiju.core.runner import Backend, Progress, TaskJournal, run_journalled
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.effects import EffectFn
-from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
+from paiju.yuxi.game import RULES_VERSION, YuxiConfig, YuxiGame, YuxiState
 from paiju.yuxi.invariants import InvariantViolation
 
 
@@ -333,7 +333,7 @@ def run_audit(
     config = {"kind": "yuxi-audit", "games": games, "seed": seed, "boards": list(boards),
               "agent_pairs": [list(p) for p in agent_pairs], "decks": list(deck_names),
               "effect_overrides": [f"{k}={getattr(f, '__qualname__', repr(f))}" for k, f in overrides],
-              "rules_version": YuxiGame().info.rules_version, "table_hash": table_hash}
+              "rules_version": RULES_VERSION, "table_hash": table_hash}
     if in_search:  # only then: journals written before the option existed still resume
         config["in_search"] = True
     store = None if journal is None else TaskJournal(journal, config, _audited_to_json, _audited_from_json)

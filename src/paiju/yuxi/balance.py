@@ -37,7 +37,7 @@ from paiju.core.stats import Estimate, mean_ci, pair_correlation, proportion_ci
 from paiju.yuxi.actions import KIND_PLAY
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.cards import CardTable
-from paiju.yuxi.game import YuxiConfig, YuxiGame
+from paiju.yuxi.game import RULES_VERSION, YuxiConfig, YuxiGame
 
 
 @dataclass(frozen=True)
@@ -402,7 +402,7 @@ def run_balance(
     jobs = balance_jobs(games, seed, agents, boards, deck_names, cfile, dfile, luck)
     tasks = [tuple(jobs[i : i + TASK_GAMES]) for i in range(0, len(jobs), TASK_GAMES)]
     config = {"kind": "yuxi-balance", "games": games, "seed": seed, "agents": list(agents),
-              "boards": list(boards), "decks": deck_names, "rules_version": YuxiGame().info.rules_version,
+              "boards": list(boards), "decks": deck_names, "rules_version": RULES_VERSION,
               "table_hash": table_hash}
     if luck:  # absent otherwise, so journals written before the option still resume
         config["luck"] = True

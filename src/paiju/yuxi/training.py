@@ -24,7 +24,7 @@ from paiju.yuxi.agents.search import HeuristicEvaluator
 from paiju.yuxi.board import board_shape
 from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.encoding import YuxiEncoder
-from paiju.yuxi.game import YuxiConfig, YuxiGame
+from paiju.yuxi.game import RULES_VERSION, YuxiConfig, YuxiGame
 
 _ENCODERS: dict[YuxiConfig, YuxiEncoder] = {}
 
@@ -199,7 +199,7 @@ def match_pairs(
     ]
     config = {"kind": "yuxi-match", "a": a, "b": b, "pairs": pairs, "seed": seed, "rooms": rooms.describe(),
               "cards_file": rooms.cards_file, "decks_file": rooms.decks_file,
-              "rules_version": YuxiGame().info.rules_version}
+              "rules_version": RULES_VERSION}
     store = None if journal is None else TaskJournal(journal, config, list, _rows_from_json)
     found = run_journalled(play_pairs, tasks, store, backend=backend, progress=progress,
                            size=lambda t: 2 * len(t.pairs))
