@@ -63,6 +63,31 @@ def test_a_ladder_rates_by_the_matches_it_played() -> None:
         run_ladder(["greedy", "greedy"], YuxiRooms(), 1, seed=0)
 
 
+def test_an_interrupted_ladder_resumes_from_its_journal_to_the_whole_result(tmp_path: Path) -> None:
+    from paiju.yuxi.training import run_ladder
+
+    specs, rooms = ["random", "greedy", "mcts:simulations=4"], YuxiRooms(boards=("3x3",))
+    whole = run_ladder(specs, rooms, 3, seed=5)  # 3 matchups of two tasks (2 + 1 pairs): 18 games
+    journal = tmp_path / "ladder.jsonl"
+
+    def stop_after_three_tasks(done: int, total: int) -> None:
+        if done == 10:  # the first matchup (6 games) and one task of the second, then a Ctrl-C
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_ladder(specs, rooms, 3, seed=5, progress=stop_after_three_tasks, journal=journal)
+    assert len(journal.read_text(encoding="utf-8").splitlines()) == 1 + 3
+    played: list[int] = []
+    resumed = run_ladder(specs, rooms, 3, seed=5, progress=lambda done, total: played.append(done),
+                         journal=journal)
+    # the three tasks left (2 + 4 + 2 games) were played, nothing else
+    assert played == [12, 16, 18]
+    assert [m.pairs for m in resumed.matches] == [m.pairs for m in whole.matches]
+    assert [r.value for r in resumed.ratings] == [r.value for r in whole.ratings]
+    with pytest.raises(ConfigError, match="journal of another job"):
+        run_ladder(specs[:2], rooms, 3, seed=5, journal=journal)
+
+
 def test_an_interrupted_match_resumes_from_its_journal_to_the_whole_result(tmp_path: Path) -> None:
     rooms = YuxiRooms(boards=("3x3", "4x4"))
     whole = match_pairs("greedy", "random", rooms, 5, seed=7)

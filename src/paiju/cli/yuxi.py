@@ -760,6 +760,7 @@ def ladder(
             "--out-dir", parser=output_dir, help="Write ladder.md, ladder.json and ladder.png here."
         ),
     ] = None,
+    journal: JournalOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A round robin of agents on seat-swapped pairs and their Elo ratings with 95% intervals."""
@@ -769,7 +770,7 @@ def ladder(
 
     specs = [s.strip() for s in agents.split(";") if s.strip()]
     result = run_ladder(specs, _rooms(boards, None, die, None, None), pairs, seed,
-                        backend=Backend(workers=workers, ray=ray), progress=not as_json)
+                        backend=Backend(workers=workers, ray=ray), progress=not as_json, journal=journal)
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "ladder.md").write_text(result.markdown(), encoding="utf-8")

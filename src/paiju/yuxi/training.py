@@ -181,6 +181,23 @@ def _rows_from_json(rows: Any) -> list[PairRow]:
     return [(int(p), str(board), float(s0), float(s1)) for p, board, s0, s1 in rows]
 
 
+PAIRS_PER_TASK = 2
+"""Seat-swapped pairs one runner task plays (and a journal line keeps)."""
+
+
+def _pair_tasks(a: str, b: str, rooms: YuxiRooms, pairs: int, seed: int) -> list[PairTask]:
+    return [
+        PairTask(a, b, rooms, seed, tuple(range(i, min(i + PAIRS_PER_TASK, pairs))))
+        for i in range(0, pairs, PAIRS_PER_TASK)
+    ]
+
+
+def _journal_config(kind: str, rooms: YuxiRooms, pairs: int, seed: int, **agents: Any) -> dict[str, Any]:
+    return {"kind": kind, **agents, "pairs": pairs, "seed": seed, "rooms": rooms.describe(),
+            "cards_file": rooms.cards_file, "decks_file": rooms.decks_file,
+            "rules_version": RULES_VERSION}
+
+
 def match_pairs(
     a: str, b: str, rooms: YuxiRooms, pairs: int, seed: int, backend: Any = None, progress: Any = False,
     journal: str | os.PathLike[str] | None = None,
@@ -193,13 +210,8 @@ def match_pairs(
     from paiju.yuxi.agents import check_specs
 
     check_specs((a, b), rooms.boards, rooms.cards_file, rooms.decks_file)
-    chunk = 2
-    tasks = [
-        PairTask(a, b, rooms, seed, tuple(range(i, min(i + chunk, pairs)))) for i in range(0, pairs, chunk)
-    ]
-    config = {"kind": "yuxi-match", "a": a, "b": b, "pairs": pairs, "seed": seed, "rooms": rooms.describe(),
-              "cards_file": rooms.cards_file, "decks_file": rooms.decks_file,
-              "rules_version": RULES_VERSION}
+    tasks = _pair_tasks(a, b, rooms, pairs, seed)
+    config = _journal_config("yuxi-match", rooms, pairs, seed, a=a, b=b)
     store = None if journal is None else TaskJournal(journal, config, list, _rows_from_json)
     found = run_journalled(play_pairs, tasks, store, backend=backend, progress=progress,
                            size=lambda t: 2 * len(t.pairs))
@@ -258,21 +270,34 @@ class Ladder:
 
 
 def run_ladder(
-    specs: list[str], rooms: YuxiRooms, pairs: int, seed: int, backend: Any = None, progress: Any = False
+    specs: list[str], rooms: YuxiRooms, pairs: int, seed: int, backend: Any = None, progress: Any = False,
+    journal: str | os.PathLike[str] | None = None,
 ) -> Ladder:
     """Every two of ``specs`` play ``pairs`` seat-swapped pairs (matchup ``m`` from
-    ``derive_seed(seed, m)``); Elo by Bradley-Terry maximum likelihood
-    (:func:`paiju.core.stats.elo_ratings`)."""
-    from paiju.core.errors import ConfigError
+    ``derive_seed(seed, m)``: the pairs :func:`match_pairs` plays with that seed); Elo by
+    Bradley-Terry maximum likelihood (:func:`paiju.core.stats.elo_ratings`). The tasks of
+    every matchup go to the runner together, so the workers stay busy across matchups; with
+    ``journal`` an interrupted ladder resumes playing only the pairs it lacks."""
     from paiju.core.rng import derive_seed
+    from paiju.core.runner import TaskJournal, run_journalled
     from paiju.core.stats import elo_ratings
+    from paiju.yuxi.agents import check_specs
 
     if len(specs) < 2 or len(set(specs)) != len(specs):
         raise ConfigError(f"a ladder needs at least two distinct agent specs, got {specs}")
-    matches, results = [], []
+    check_specs(tuple(specs), rooms.boards, rooms.cards_file, rooms.decks_file)
     matchups = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
-    for m, (i, j) in enumerate(matchups):
-        result = match_pairs(specs[i], specs[j], rooms, pairs, derive_seed(seed, m), backend, progress)
+    per_matchup = [_pair_tasks(specs[i], specs[j], rooms, pairs, derive_seed(seed, m))
+                   for m, (i, j) in enumerate(matchups)]
+    config = _journal_config("yuxi-ladder", rooms, pairs, seed, specs=list(specs))
+    store = None if journal is None else TaskJournal(journal, config, list, _rows_from_json)
+    found = run_journalled(play_pairs, [t for ts in per_matchup for t in ts], store, backend=backend,
+                           progress=progress, size=lambda t: 2 * len(t.pairs))
+    matches, results, k = [], [], 0
+    for (i, j), tasks in zip(matchups, per_matchup, strict=True):
+        rows = [r for part in found[k:k + len(tasks)] for r in part]
+        k += len(tasks)
+        result = MatchResult(specs[i], specs[j], rows)
         matches.append(result)
         results.append((i, j, 2 * pairs * result.score().value, 2.0 * pairs))
     return Ladder(specs, matches, elo_ratings(results, len(specs), anchor=0))
