@@ -124,6 +124,16 @@ def test_legal_priors_by_hand() -> None:
         legal_priors(first, second, [(1, -1), (1, 1)])
 
 
+def test_one_step_priors_by_hand() -> None:
+    """A one-step policy (no second head: connect four, gomoku) is the softmax of the legal
+    first logits, in the order of the moves given."""
+    first = np.log(np.array([1.0, 2.0, 3.0, 100.0, 4.0]))
+    p = legal_priors(first, None, [(4, -1), (0, -1), (2, -1)])  # 1 and 3 are illegal
+    assert p == pytest.approx([4 / 8, 1 / 8, 3 / 8])
+    # a net with a second head prices the same moves the same way
+    assert legal_priors(first, np.zeros((5, 2)), [(4, -1), (0, -1), (2, -1)]) == pytest.approx(p)
+
+
 def test_masks_never_give_an_illegal_move_any_probability() -> None:
     game = YuxiGame(board="4x4")
     enc = YuxiEncoder(game)

@@ -15,6 +15,7 @@ integers without touching the state (the rollout fast path of the MCTS evaluator
 
 from __future__ import annotations
 
+import itertools
 import operator
 import random
 from typing import Any
@@ -42,6 +43,14 @@ _TOP = [1 << (_H * c + ROWS - 1) for c in range(COLUMNS)]
 _COLUMN = [((1 << ROWS) - 1) << (_H * c) for c in range(COLUMNS)]
 _FULL = sum(_COLUMN)
 _TOPS = sum(_TOP)
+_ROW = sum(_BOTTOM)  # the bottom cell of every column: shifted by r, row r
+_ROW_TEXT = {
+    (sum(_BOTTOM[c] for c in range(COLUMNS) if marks[c] == "x"),
+     sum(_BOTTOM[c] for c in range(COLUMNS) if marks[c] == "o")): "".join(marks)
+    for marks in itertools.product(".xo", repeat=COLUMNS)
+}
+"""A row's text by its ``x`` and ``o`` stones (as bits of row 0): every board is printed for
+its observation, which a search asks for at every node, so rows are looked up, not built."""
 _OPEN_COLUMNS = {
     sum(_TOP[c] for c in range(COLUMNS) if full >> c & 1): tuple(
         c for c in range(COLUMNS) if not full >> c & 1
@@ -187,14 +196,7 @@ class ConnectFourState(BoardState):
     def __str__(self) -> str:
         """The board as OpenSpiel prints it: the top row first, ``x``/``o``/``.``."""
         x, o = self._boards
-        lines = []
-        for row in reversed(range(ROWS)):
-            line = []
-            for column in range(COLUMNS):
-                bit = 1 << (_H * column + row)
-                line.append("x" if x & bit else "o" if o & bit else ".")
-            lines.append("".join(line))
-        return "\n".join(lines)
+        return "\n".join(_ROW_TEXT[(x >> row) & _ROW, (o >> row) & _ROW] for row in reversed(range(ROWS)))
 
     def __repr__(self) -> str:
         return f"ConnectFourState(history={self._history})"
