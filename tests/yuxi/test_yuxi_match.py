@@ -40,6 +40,20 @@ def test_swapping_the_agents_mirrors_the_score() -> None:
     assert d["games"] == 8 and set(d["by_board"]) == {"3x3"}
 
 
+def test_split_pairs_are_those_each_side_won_once() -> None:
+    from paiju.yuxi.training import MatchResult
+
+    # pair 0: A won both; 1 and 2: one game each (split); 3: a draw and a win; 4: both lost
+    rows = [(0, "3x3", 1.0, 1.0), (1, "3x3", 1.0, 0.0), (2, "4x4", 0.0, 1.0), (3, "4x4", 0.5, 1.0),
+            (4, "4x4", 0.0, 0.0)]
+    m = MatchResult("a", "b", rows)
+    assert m.split().value == pytest.approx(2 / 5) and m.split().n == 5
+    assert m.split("4x4").value == pytest.approx(1 / 3)
+    assert m.score().value == pytest.approx((1 + 0.5 + 0.5 + 0.75 + 0) / 5)
+    assert m.score().value <= 0.5 + (1 - m.split().value) / 2  # the cap of the docstring
+    assert m.to_dict()["split"]["value"] == pytest.approx(0.4)
+
+
 def test_bad_specs_fail_before_any_game() -> None:
     with pytest.raises(ConfigError, match="unknown yuxi agent"):
         match_pairs("greedy", "nosuch", YuxiRooms(), 2, seed=0)

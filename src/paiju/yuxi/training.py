@@ -163,6 +163,15 @@ class MatchResult:
 
         return mean_ci([(s0 + s1) / 2 for _, b, s0, s1 in self.pairs if board is None or b == board])
 
+    def split(self, board: str | None = None) -> Any:
+        """The share of pairs that split, each side winning the game of one seat: between
+        these two agents the deal (the seats' cards), not the play, decided those pairs.
+        Either side's score in the match is at most 0.5 + (1 - split) / 2."""
+        from paiju.core.stats import proportion_ci
+
+        rows = [(s0, s1) for _, b, s0, s1 in self.pairs if board is None or b == board]
+        return proportion_ci(sum((s0, s1) in ((1.0, 0.0), (0.0, 1.0)) for s0, s1 in rows), len(rows))
+
     def boards(self) -> list[str]:
         return sorted({b for _, b, _, _ in self.pairs})
 
@@ -173,6 +182,7 @@ class MatchResult:
             "pairs": len(self.pairs),
             "games": 2 * len(self.pairs),
             "score": self.score().as_dict(),
+            "split": self.split().as_dict(),
             "by_board": {b: self.score(b).as_dict() for b in self.boards()},
         }
 
@@ -242,10 +252,12 @@ class Ladder:
         for k in order:
             r = self.ratings[k]
             lines.append(f"| `{self.specs[k]}` | {r.value:+.0f} | [{r.low:+.0f}, {r.high:+.0f}] | {r.n} |")
-        lines += ["", "| A | B | score of A | 95% interval | pairs |", "|---|---|---|---|---|"]
+        lines += ["", "| A | B | score of A | 95% interval | pairs | pairs split 1–1 |",
+                  "|---|---|---|---|---|---|"]
         for m in self.matches:
             e = m.score()
-            lines.append(f"| `{m.a}` | `{m.b}` | {e.value:.3f} | [{e.low:.3f}, {e.high:.3f}] | {e.n} |")
+            lines.append(f"| `{m.a}` | `{m.b}` | {e.value:.3f} | [{e.low:.3f}, {e.high:.3f}] | {e.n} "
+                         f"| {m.split().value:.2f} |")
         return "\n".join(lines) + "\n"
 
     def plot(self, path: Any) -> None:
