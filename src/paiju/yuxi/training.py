@@ -277,7 +277,7 @@ class Ladder:
         ax.set_yticks(range(len(order)), [self.specs[k] for k in order], fontsize=7)
         ax.set_xlabel(f"Elo (anchor {self.specs[0]} = 0), 95% intervals")
         fig.tight_layout()
-        fig.savefig(path, dpi=90)
+        fig.savefig(path, dpi=90, bbox_inches="tight")  # long specs: keep every label whole
         plt.close(fig)
 
 
