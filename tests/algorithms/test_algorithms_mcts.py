@@ -428,6 +428,15 @@ def test_true_state_search_of_a_hidden_game_is_refused() -> None:
         MCTSAgent(Signal(), determinize=False)
 
 
+def test_an_oracle_search_sees_the_hidden_card() -> None:
+    """With ``sees_hidden`` seat 1 searches the true state and guesses the true card, where
+    the determinized search above guesses the prior's card 0 (an analysis tool's oracle)."""
+    for card in (0, 1, 2):
+        result = MCTS(Signal(), simulations=300, seed=card, sees_hidden=True).search(_signal_state(card, [1]))
+        assert result.action == card, (card, result)
+        assert result.values[card] == 1.0
+
+
 class RecordingPolicy:
     """Seat 1's fixed policy: guess 2 after signal 1, else 0; records what it was shown."""
 

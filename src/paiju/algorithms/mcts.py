@@ -308,10 +308,14 @@ class MCTS:
             ``evaluate_batch``. 1 (the default) is the plain one-leaf-at-a-time search.
         virtual_loss: losses (at the lowest utility) charged to every node on the path of a
             leaf waiting for its value, so concurrent descents of a batch spread out.
+        sees_hidden: an oracle for analysis, never a fair player: search the true state of a
+            hidden-information game as it is, the hidden cards included (what knowing them is
+            worth; ``determinize`` is then ignored).
 
     Raises:
         ConfigError: for a bad setting, or for searching the true state of a
-            hidden-information game without determinization or an opponent policy.
+            hidden-information game without determinization, an opponent policy or
+            ``sees_hidden``.
     """
 
     def __init__(
@@ -331,6 +335,7 @@ class MCTS:
         seed: SeedLike = None,
         batch_size: int = 1,
         virtual_loss: float = 1.0,
+        sees_hidden: bool = False,
     ) -> None:
         info = game.info
         if rule not in _RULES:
@@ -365,8 +370,9 @@ class MCTS:
                     f"MCTS opponent_policy must be an Agent or a seat -> Agent mapping, "
                     f"not {type(opponent_policy).__name__}"
                 )
-        self.determinizing = determinize and not info.perfect_information
-        if not info.perfect_information and not self.determinizing and self.policies is None:
+        self.determinizing = determinize and not info.perfect_information and not sees_hidden
+        searches_true_state = not self.determinizing and self.policies is None and not sees_hidden
+        if not info.perfect_information and searches_true_state:
             raise ConfigError(
                 f"{info.name} has hidden information: searching its true state would show the searcher "
                 "the hidden cards; use determinize=True, or opponent_policy=... (training-time mode)"

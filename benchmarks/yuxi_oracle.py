@@ -1,0 +1,108 @@
+"""How much of a yuxi match can play win? An oracle that sees the hidden cards, against an agent.
+
+Usage::
+
+    .venv/bin/python benchmarks/yuxi_oracle.py [--opponent "mcts:eval=heuristic,simulations=200"] \\
+        [--boards 3x3] [--pairs 24] [--seed 31] [--simulations 200] [--out FILE.json]
+
+The oracle is the heuristic-leaf MCTS (``mcts:eval=heuristic``, c = 1.4) searching the **true
+state** (``MCTS(sees_hidden=True)``): it sees the opponent's hand and both decks' contents;
+only the cards still to be drawn are chance to it. It is never a fair player. It plays
+``--pairs`` seat-swapped pairs against ``--opponent`` on the rooms, deals and chance of
+``paiju yuxi match ORACLE OPPONENT --pairs N --seed S`` (pair ``p``: the room and the chance
+of ``derive_seed(S, p)``), die off, decks drawn per pair.
+
+What it bounds: against the issue 17 target's opponent the question is whether a score of
+0.65 is within reach of any player on these card tables. The oracle is not the best player
+possible (its search is the opponent's, with the hidden cards shown), so its score is a
+measurement, not a proof; the share of pairs it still splits says how often the deal
+decided against full knowledge of the hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from paiju.algorithms.mcts import MCTS
+from paiju.core.protocol import Action, State, play_game
+from paiju.core.rng import derive_seed
+from paiju.yuxi.agents import REGISTRY
+from paiju.yuxi.agents.greedy import game_for
+from paiju.yuxi.agents.search import HeuristicEvaluator
+from paiju.yuxi.training import MatchResult, YuxiRooms
+
+
+class Oracle:
+    """Heuristic-leaf MCTS on the true state, which ``see`` hands it before each of its moves."""
+
+    def __init__(self, simulations: int, seed: int) -> None:
+        self.simulations, self.seed = simulations, seed
+        self.name = f"oracle(simulations={simulations})"
+        self.state: State | None = None
+        self._search: MCTS | None = None
+
+    def see(self, state: State, player: int) -> None:
+        self.state = state
+
+    def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        assert self.state is not None
+        if self._search is None:
+            self._search = MCTS(game_for(observation.config), evaluator=HeuristicEvaluator(), c=1.4,
+                                simulations=self.simulations, sees_hidden=True, reuse_tree=False,
+                                seed=self.seed)
+        action = self._search.search(self.state).action
+        assert action in legal_actions
+        return action
+
+
+def play_pair(
+    opponent: str, rooms: YuxiRooms, seed: int, pair: int, simulations: int
+) -> tuple[str, float, float]:
+    """The oracle's score as seat 0 and as seat 1 on pair ``pair`` (as ``play_pairs`` seeds it)."""
+    config = rooms.config(derive_seed(seed, pair))
+    game = game_for(config)
+    scores = []
+    for oracle_seat in (0, 1):
+        oracle = Oracle(simulations, derive_seed(seed, pair, 1 + oracle_seat))
+        other = REGISTRY.make(opponent, seed=derive_seed(seed, pair, 2 - oracle_seat))
+        agents: list[Any] = [oracle, other] if oracle_seat == 0 else [other, oracle]
+        returns = play_game(game, agents, derive_seed(seed, pair, 3), before_move=oracle.see).state.returns()
+        mine, theirs = returns[oracle_seat], returns[1 - oracle_seat]
+        scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    return config.board, scores[0], scores[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opponent", default="mcts:eval=heuristic,simulations=200")
+    parser.add_argument("--boards", default="3x3")
+    parser.add_argument("--pairs", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--simulations", type=int, default=200, help="the oracle's search budget")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    rooms = YuxiRooms(boards=tuple(b.strip() for b in args.boards.split(",")))
+    rows = []
+    start = time.perf_counter()
+    for p in range(args.pairs):
+        board, s0, s1 = play_pair(args.opponent, rooms, args.seed, p, args.simulations)
+        rows.append((p, board, s0, s1))
+        print(f"pair {p + 1}/{args.pairs}: {board} {s0} {s1}", file=sys.stderr, flush=True)
+    match = MatchResult(f"oracle(simulations={args.simulations})", args.opponent, rows)
+    result = {**match.to_dict(), "seed": args.seed, "boards": list(rooms.boards),
+              "seconds": round(time.perf_counter() - start, 1)}
+    print(json.dumps(result, indent=1))
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
