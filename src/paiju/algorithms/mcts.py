@@ -371,8 +371,8 @@ class MCTS:
                     f"not {type(opponent_policy).__name__}"
                 )
         self.determinizing = determinize and not info.perfect_information and not sees_hidden
-        searches_true_state = not self.determinizing and self.policies is None and not sees_hidden
-        if not info.perfect_information and searches_true_state:
+        shows_hidden_cards = not self.determinizing and self.policies is None and not sees_hidden
+        if not info.perfect_information and shows_hidden_cards:
             raise ConfigError(
                 f"{info.name} has hidden information: searching its true state would show the searcher "
                 "the hidden cards; use determinize=True, or opponent_policy=... (training-time mode)"
