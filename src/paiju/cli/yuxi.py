@@ -730,11 +730,12 @@ def match(
         print_json(result.to_dict())
         return
     table = Table(title=f"{agent_a} vs {agent_b}: score of A (win 1, draw 0.5), 95% interval over pairs")
-    for col in ("board", "score", "95% interval", "pairs"):
+    for col in ("board", "score", "95% interval", "pairs", "pairs split 1–1"):
         table.add_column(col)
     for board in [*result.boards(), None]:
         e = result.score(board)
-        table.add_row(board or "all", f"{e.value:.3f}", f"[{e.low:.3f}, {e.high:.3f}]", str(e.n))
+        table.add_row(board or "all", f"{e.value:.3f}", f"[{e.low:.3f}, {e.high:.3f}]", str(e.n),
+                      f"{result.split(board).value:.2f}")
     console.print(table)
 
 
