@@ -276,6 +276,10 @@ class Ladder:
         ax.barh(range(len(order)), values, xerr=err, color="#4a7ab5", capsize=3)
         ax.set_yticks(range(len(order)), [self.specs[k] for k in order], fontsize=7)
         ax.set_xlabel(f"Elo (anchor {self.specs[0]} = 0), 95% intervals")
+        boards = sorted({b for m in self.matches for b in m.boards()})
+        # ladders of several boards sit side by side in reports: say which this is
+        pairs = len(self.matches[0].pairs)
+        ax.set_title(f"yuxi ladder: {', '.join(boards)}, {pairs} pairs a matchup", fontsize=9)
         fig.tight_layout()
         fig.savefig(path, dpi=90, bbox_inches="tight")  # long specs: keep every label whole
         plt.close(fig)
