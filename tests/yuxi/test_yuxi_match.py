@@ -142,3 +142,19 @@ def test_match_command_resumes_with_journal(tmp_path: Path) -> None:
     assert journal.read_text(encoding="utf-8").splitlines() == lines  # nothing was appended
     assert json.loads(first.output)["score"] == match_pairs(
         "greedy", "random", YuxiRooms(boards=("3x3",)), 3, seed=4).score().as_dict()
+
+
+def test_ladder_command_writes_its_table_json_and_plot(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from paiju.cli.main import app
+
+    out = tmp_path / "ladder"
+    args = ["yuxi", "ladder", "random;greedy", "--pairs", "2", "--boards", "4x4", "--seed", "3",
+            "--out-dir", str(out), "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "ladder.json").read_text(encoding="utf-8"))
+    assert data == json.loads(result.output) and data["matches"][0]["games"] == 4
+    assert "| `greedy` |" in (out / "ladder.md").read_text(encoding="utf-8")
+    assert (out / "ladder.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
