@@ -210,9 +210,9 @@ def legal_priors(
         # one-step policies (connect four, gomoku): a softmax over the legal entries. A search
         # prices every position it expands here, so the general path's grouping (about 40 us a
         # position) would cost more than the network's share of a small board's call
-        firsts = [f for f, _ in indices]
-        if all(s < 0 for _, s in indices) and len(set(firsts)) == len(firsts):
-            z = first_logits[firsts].astype(np.float64)
+        heads = [f for f, _ in indices]
+        if all(s < 0 for _, s in indices) and len(set(heads)) == len(heads):
+            z = first_logits[heads].astype(np.float64)
             e = np.exp(z - z.max())
             return np.asarray(e / e.sum(), dtype=np.float64)
     pairs = np.asarray(indices, dtype=np.int64).reshape(-1, 2)
