@@ -19,7 +19,8 @@ rounds of the simulations/s of one search per position. Also printed: network ca
 positions per search (the cache keeps any information state from being sent twice).
 
 Usage: ``.venv/bin/python benchmarks/az_mcts_speed.py [--boards 3x3,4x4,6x4] [--simulations N]
-[--positions P] [--rounds R] [--batches 1,8,32] [--connect-four]``.
+[--positions P] [--rounds R] [--batches 1,8,32] [--connect-four] [--channels C] [--hidden H]``
+(the network's sizes; the defaults are ``NetConfig``'s).
 """
 
 from __future__ import annotations
@@ -76,14 +77,17 @@ def rate(make: Callable[[], MCTS], states: Sequence[State]) -> tuple[float, int,
     return sims / seconds, calls // len(states), sent // len(states)
 
 
-def bench_board(board: str, simulations: int, count: int, rounds: int, batches: list[int]) -> None:
+def bench_board(
+    board: str, simulations: int, count: int, rounds: int, batches: list[int], sizes: dict[str, int]
+) -> None:
     game = YuxiGame(board=board, decks=("tide_guild", "storm_iron"), die_bonus=False)
     enc = YuxiEncoder(game)
     kinds = {"heuristic": HeuristicEvaluator()}
-    compare(f"yuxi {board}", game, enc, positions(game, count, seed=1), simulations, rounds, batches, kinds)
+    compare(f"yuxi {board}", game, enc, positions(game, count, seed=1), simulations, rounds, batches, kinds,
+            sizes)
 
 
-def bench_connect_four(simulations: int, rounds: int, batches: list[int]) -> None:
+def bench_connect_four(simulations: int, rounds: int, batches: list[int], sizes: dict[str, int]) -> None:
     game = ConnectFour()
     states = []
     for opening in ((), (3, 3, 2, 4), (3, 2, 3, 4, 4, 1, 5, 0)):
@@ -91,7 +95,7 @@ def bench_connect_four(simulations: int, rounds: int, batches: list[int]) -> Non
         for a in opening:
             s.apply(a)
         states.append(s)
-    compare("connect four", game, ConnectFourEncoder(game), states, simulations, rounds, batches, {})
+    compare("connect four", game, ConnectFourEncoder(game), states, simulations, rounds, batches, {}, sizes)
 
 
 def compare(
@@ -103,9 +107,10 @@ def compare(
     rounds: int,
     batches: list[int],
     uct_leaves: dict[str, Evaluator],
+    sizes: dict[str, int],
 ) -> None:
     torch.manual_seed(0)
-    net = AZNet(NetConfig.for_encoder(enc))
+    net = AZNet(NetConfig.for_encoder(enc, **sizes))
 
     def uct(evaluator: Evaluator | None) -> Callable[[], MCTS]:
         return lambda: MCTS(game, evaluator=evaluator, simulations=simulations, seed=0)
@@ -147,14 +152,17 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--batches", default="1,8,32")
     ap.add_argument("--connect-four", action="store_true", help="also connect four (only it: --boards none)")
+    ap.add_argument("--channels", type=int, default=NetConfig.channels, help="the network's conv channels")
+    ap.add_argument("--hidden", type=int, default=NetConfig.hidden, help="its penultimate layer's width")
     args = ap.parse_args()
+    sizes = {"channels": args.channels, "hidden": args.hidden}
     torch.set_num_threads(1)  # one core per search, as parallel actors would run
     batches = [int(b) for b in args.batches.split(",")]
     for board in args.boards.split(","):
         if board != "none":
-            bench_board(board, args.simulations, args.positions, args.rounds, batches)
+            bench_board(board, args.simulations, args.positions, args.rounds, batches, sizes)
     if args.connect_four:
-        bench_connect_four(args.simulations, args.rounds, batches)
+        bench_connect_four(args.simulations, args.rounds, batches, sizes)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -122,7 +121,6 @@ def main() -> None:
         rng = np.random.RandomState(args.seed)  # the same opponent stream for every agent
         opponent = mcts.MCTSBot(game, 2.0, args.opponent_simulations,
                                 mcts.RandomRolloutEvaluator(1, rng), solve=True, random_state=rng)
-        random.seed(args.seed)
         scores, lengths, seconds = [], [], []
         for g in range(args.games):
             score, length, per_move = play(agent, opponent, g % 2)

@@ -9,8 +9,8 @@ The oracle is the heuristic-leaf MCTS (``mcts:eval=heuristic``, c = 1.4) searchi
 state** (``MCTS(sees_hidden=True)``): it sees the opponent's hand and both decks' contents;
 only the cards still to be drawn are chance to it. It is never a fair player. It plays
 ``--pairs`` seat-swapped pairs against ``--opponent`` on the rooms, deals and chance of
-``paiju yuxi match ORACLE OPPONENT --pairs N --seed S`` (pair ``p``: the room and the chance
-of ``derive_seed(S, p)``), die off, decks drawn per pair.
+``paiju yuxi match ORACLE OPPONENT --pairs N --seed S`` (``paiju.yuxi.training.play_pair``),
+die off, decks drawn per pair.
 
 What it bounds: against the issue 17 target's opponent the question is whether a score of
 0.65 is within reach of any player on these card tables. The oracle is not the best player
@@ -30,12 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from paiju.algorithms.mcts import MCTS
-from paiju.core.protocol import Action, State, play_game
-from paiju.core.rng import derive_seed
+from paiju.core.protocol import Action, State
 from paiju.yuxi.agents import REGISTRY
 from paiju.yuxi.agents.greedy import game_for
 from paiju.yuxi.agents.search import HeuristicEvaluator
-from paiju.yuxi.training import MatchResult, YuxiRooms
+from paiju.yuxi.training import MatchResult, PairRow, YuxiRooms, play_pair
 
 
 class Oracle:
@@ -63,21 +62,21 @@ class Oracle:
         return action
 
 
-def play_pair(
-    opponent: str, rooms: YuxiRooms, seed: int, pair: int, simulations: int
-) -> tuple[str, float, float]:
-    """The oracle's score as seat 0 and as seat 1 on pair ``pair`` (as ``play_pairs`` seeds it)."""
-    config = rooms.config(derive_seed(seed, pair))
-    game = game_for(config)
-    scores = []
-    for oracle_seat in (0, 1):
-        oracle = Oracle(simulations, derive_seed(seed, pair, 1 + oracle_seat))
-        other = REGISTRY.make(opponent, seed=derive_seed(seed, pair, 2 - oracle_seat))
-        agents: list[Any] = [oracle, other] if oracle_seat == 0 else [other, oracle]
-        returns = play_game(game, agents, derive_seed(seed, pair, 3), before_move=oracle.see).state.returns()
-        mine, theirs = returns[oracle_seat], returns[1 - oracle_seat]
-        scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
-    return config.board, scores[0], scores[1]
+def play_oracle_pair(opponent: str, rooms: YuxiRooms, seed: int, pair: int, simulations: int) -> PairRow:
+    """The oracle (as A) against ``opponent`` on pair ``pair`` of a match of ``seed``."""
+    oracles: list[Oracle] = []
+
+    def make_oracle(agent_seed: int) -> Oracle:
+        oracles.append(Oracle(simulations, agent_seed))
+        return oracles[-1]
+
+    def make_opponent(agent_seed: int) -> Any:
+        return REGISTRY.make(opponent, seed=agent_seed)
+
+    def show_state(state: State, player: int) -> None:  # the game being played has the newest oracle
+        oracles[-1].see(state, player)
+
+    return play_pair(make_oracle, make_opponent, rooms, seed, pair, before_move=show_state)
 
 
 def main() -> None:
@@ -93,9 +92,9 @@ def main() -> None:
     rows = []
     start = time.perf_counter()
     for p in range(args.pairs):
-        board, s0, s1 = play_pair(args.opponent, rooms, args.seed, p, args.simulations)
-        rows.append((p, board, s0, s1))
-        print(f"pair {p + 1}/{args.pairs}: {board} {s0} {s1}", file=sys.stderr, flush=True)
+        row = play_oracle_pair(args.opponent, rooms, args.seed, p, args.simulations)
+        rows.append(row)
+        print(f"pair {p + 1}/{args.pairs}: {row}", file=sys.stderr, flush=True)
     match = MatchResult(f"oracle(simulations={args.simulations})", args.opponent, rows)
     result = {**match.to_dict(), "seed": args.seed, "boards": list(rooms.boards),
               "seconds": round(time.perf_counter() - start, 1)}

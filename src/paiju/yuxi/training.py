@@ -12,6 +12,7 @@ same planes, so one network serves them all.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,31 +123,42 @@ class PairTask:
     pairs: tuple[int, ...]
 
 
-def play_pairs(task: PairTask) -> list[PairRow]:
-    """For every pair: ``(pair, board, score of a as seat 0, score of a as seat 1)``, a score
-    being 1 for a win, 0.5 for a draw, 0 for a loss. Both games of a pair share the room and
-    the chance seed (the deal), so the pair cancels the seat's and the deal's luck."""
+def play_pair(
+    make_a: Callable[[int], Any], make_b: Callable[[int], Any], rooms: YuxiRooms, seed: int, pair: int,
+    before_move: Any = None,
+) -> PairRow:
+    """Pair ``pair`` of a match: the room and the chance from ``derive_seed(seed, pair)``, A
+    (built by ``make_a(agent_seed)``) first in seat 0 then in seat 1, the seat's agent seed
+    the same in both games; a score is 1 for a win, 0.5 for a draw, 0 for a loss. Both games
+    share the room and the chance seed (the deal), so the pair cancels the seat's and the
+    deal's luck. ``before_move`` goes to :func:`~paiju.core.protocol.play_game` (an analysis
+    hook, e.g. handing an oracle the true state)."""
     from paiju.core.protocol import play_game
     from paiju.core.rng import derive_seed
+
+    config = rooms.config(derive_seed(seed, pair))
+    game = game_for(config)
+    scores = []
+    for a_seat in (0, 1):
+        makers = (make_a, make_b) if a_seat == 0 else (make_b, make_a)
+        agents = [make(derive_seed(seed, pair, 1 + seat)) for seat, make in enumerate(makers)]
+        returns = play_game(game, agents, derive_seed(seed, pair, 3), before_move=before_move).state.returns()
+        mine, theirs = returns[a_seat], returns[1 - a_seat]
+        scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    return pair, config.board, scores[0], scores[1]
+
+
+def play_pairs(task: PairTask) -> list[PairRow]:
+    """:func:`play_pair` for every pair of the task, the agents built from its specs."""
     from paiju.yuxi.agents import REGISTRY
 
-    out = []
-    for p in task.pairs:
-        config = task.rooms.config(derive_seed(task.seed, p))
-        game = game_for(config)
-        scores = []
-        for first in (task.a, task.b):
-            second = task.b if first == task.a else task.a
-            agents = [
-                REGISTRY.make(first, seed=derive_seed(task.seed, p, 1)),
-                REGISTRY.make(second, seed=derive_seed(task.seed, p, 2)),
-            ]
-            returns = play_game(game, agents, derive_seed(task.seed, p, 3)).state.returns()
-            mine = returns[0] if first == task.a else returns[1]
-            theirs = returns[1] if first == task.a else returns[0]
-            scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
-        out.append((p, config.board, scores[0], scores[1]))
-    return out
+    def make_a(seed: int) -> Any:
+        return REGISTRY.make(task.a, seed=seed)
+
+    def make_b(seed: int) -> Any:
+        return REGISTRY.make(task.b, seed=seed)
+
+    return [play_pair(make_a, make_b, task.rooms, task.seed, p) for p in task.pairs]
 
 
 @dataclass
