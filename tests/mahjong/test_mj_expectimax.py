@@ -200,6 +200,39 @@ def test_a_danger_every_tile_shares_does_not_change_a_claim() -> None:
         assert UniformDanger().act(obs, [claim, PASS]) == plain
 
 
+class _Reader:
+    """A plugged reader: ``seat`` waits on ``kind`` with chance ``p``, nothing else is dangerous."""
+
+    def __init__(self, seat: int, kind: int, p: float) -> None:
+        self.seat, self.kind, self.p = seat, kind, p
+        self.asked: list[list[int]] = []
+
+    def deal_in_chances(self, obs: MahjongObservation, kinds: Sequence[int]) -> dict[int, list[float]]:
+        self.asked.append(list(kinds))
+        return {s: [self.p if (s, k) == (self.seat, self.kind) else 0.0 for k in kinds]
+                for s in range(4) if s != obs.player}
+
+
+def test_a_plugged_reader_reads_the_table_for_the_defence() -> None:
+    """In the position where nobody looks ready the lone 中 goes; a reader that knows seat 3
+    waits on it makes the agent keep it, and its chance and cost are the reader's, by hand:
+    seat 3 is not the dealer (seat 0) nor is the player (seat 1), so a deal-in pays
+    1000 + 2 x 500 = 2000 less the 940 a win saves."""
+    from paiju.mahjong.agents.value import deal_in_risk
+
+    obs = _threat_position()
+    obs = dataclasses.replace(obs, melds=((), (), (), ()), discards=((), (), obs.discards[2][:3], ()))
+    legal = _legal_discards(obs)
+    chun = _kind("7z")
+    reader = _Reader(3, chun, 0.5)
+    risk = deal_in_risk(obs, 2.0, 0.02, saved_loss=940.0, reader=reader)
+    assert reader.asked == [legal]
+    assert risk.probability[chun] == 0.5 and risk.cost[chun] == pytest.approx(0.5 * (2000 - 940))
+    assert all(risk.probability[k] == 0 and risk.cost[k] == 0 for k in range(34) if k != chun)
+    assert ValueExpectimaxAgent(reader=_Reader(3, chun, 0.0)).act(obs, legal) == chun
+    assert ValueExpectimaxAgent(reader=_Reader(3, chun, 0.99)).act(obs, legal) != chun
+
+
 def test_a_deal_in_costs_its_payment_less_the_loss_it_saves() -> None:
     from paiju.mahjong.agents.value import deal_in_risk
 

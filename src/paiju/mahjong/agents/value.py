@@ -601,20 +601,34 @@ READS = ("fitted", "danger")
 ``wait_scale`` x :func:`~paiju.mahjong.agents._hand.danger`)."""
 
 
+class DealInReader(Protocol):
+    """Another way to read the table for the defence, plugged into :class:`ValueExpectimaxAgent`
+    in place of ``reads`` (e.g. an analysis that knows the true hands)."""
+
+    def deal_in_chances(self, obs: MahjongObservation, kinds: Sequence[int]) -> dict[int, list[float]]:
+        """Per opponent seat, the chance that discarding each of ``kinds`` now deals in to him
+        (as :func:`paiju.mahjong.agents.defence.deal_in_chances`)."""
+        ...
+
+
 def deal_in_risk(
     obs: MahjongObservation, deal_in_tai: float, wait_scale: float, reads: str = "fitted",
-    saved_loss: float = 0.0,
+    saved_loss: float = 0.0, reader: DealInReader | None = None,
 ) -> DealInRisk:
     """Deal-in chance and expected cost of discarding each kind now (see the module text);
     kinds not in hand get 0. A deal-in ends the hand too: in the same units as the wins (which
-    count ``saved_loss`` on top of their payment) it costs its payment less ``saved_loss``."""
+    count ``saved_loss`` on top of their payment) it costs its payment less ``saved_loss``.
+    ``reader``, when given, reads the table instead of ``reads``."""
     if reads not in READS:
         raise ConfigError(f"expectimax reads must be one of {READS}, got {reads!r}")
     unseen = obs.unseen_counts()
     config = obs.config
     bonus = config.tai.dealer + config.tai.continuation_per_hand * obs.continuation
     held = [k for k in range(NUM_KINDS) if obs.hand[k]]
-    fitted = deal_in_chances(obs, held) if reads == "fitted" else None
+    if reader is not None:
+        fitted: dict[int, list[float]] | None = reader.deal_in_chances(obs, held)
+    else:
+        fitted = deal_in_chances(obs, held) if reads == "fitted" else None
     probs, costs = [1.0] * NUM_KINDS, [0.0] * NUM_KINDS
     for seat in range(NUM_PLAYERS):
         if seat == obs.player:
@@ -871,7 +885,8 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
     """The default ``expectimax``: the tree above with the analytic (or a plugged) leaf value.
 
     ``defence=False`` turns off the deal-in term; ``leaf_evaluator`` plugs in another
-    :class:`LeafValueEvaluator` (the Double DQN's network).
+    :class:`LeafValueEvaluator` (the Double DQN's network), ``reader`` another
+    :class:`DealInReader`.
     """
 
     def __init__(
@@ -892,6 +907,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         name: str = "expectimax",
         ron: str = "flat",
         rates: str = "first",
+        reader: DealInReader | None = None,
     ) -> None:
         super().__init__(
             seed, depth=depth, alpha=alpha, claim_depth=claim_depth, ordering=ordering, name=name
@@ -919,6 +935,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         self.prune = prune
         self.defence = defence
         self.reads = reads
+        self.reader = reader
         self.deal_in_tai = float(deal_in_tai)
         self.wait_scale = float(wait_scale)
         self.ron_rate = float(ron_rate)
@@ -956,7 +973,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
     def _risk(self, obs: MahjongObservation) -> DealInRisk | None:
         if not self.defence:
             return None
-        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads, self.saved_loss)
+        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads, self.saved_loss, self.reader)
 
     def _discard_tree(self, search: ValueSearch, obs: MahjongObservation, hand: Sequence[int],
                       melds: tuple[Meld, ...], allowed: Sequence[int] | None,
