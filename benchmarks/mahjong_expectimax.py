@@ -92,7 +92,7 @@ from paiju.mahjong.agents.defence import (
     readiness_features,
     wait_features,
 )
-from paiju.mahjong.agents.match import paired_by_wall
+from paiju.mahjong.agents.match import outcomes, paired_by_wall
 from paiju.mahjong.agents.value import (
     RON_CLASSES,
     RON_RATES,
@@ -106,23 +106,6 @@ from paiju.mahjong.agents.value import (
 from paiju.mahjong.features import discard_shapes
 from paiju.mahjong.game import PASS, WIN, MahjongGame, MahjongState, Phase, parse_wall
 from paiju.mahjong.shanten import shanten_tables, suit_indices
-
-
-def outcomes(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per arena agent (A, B): self-drawn wins and deal-ins per seat-hand, from the hand
-    results the records keep (``extra["hands"]``)."""
-    counts = {i: {"seat_hands": 0, "self_draws": 0, "deal_ins": 0} for i in (0, 1)}
-    for r in rows:
-        result = json.loads(r["extra"])["hands"][0]
-        for seat, agent in enumerate(r["seat_agents"]):
-            c = counts[agent]
-            c["seat_hands"] += 1
-            won_on_discard = bool(result["winners"]) and not result["self_draw"]
-            c["self_draws"] += result["self_draw"] and seat in result["winners"]
-            c["deal_ins"] += won_on_discard and result["discarder"] == seat
-    return {"AB"[i]: {"self_draws_per_seat_hand": c["self_draws"] / c["seat_hands"],
-                      "deal_ins_per_seat_hand": c["deal_ins"] / c["seat_hands"]}
-            for i, c in counts.items() if c["seat_hands"]}
 
 
 def _run_rows(

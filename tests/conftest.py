@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +22,7 @@ def benchmark_module() -> Callable[[str], ModuleType]:
         spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # as an import would: dataclasses look their module up there
         spec.loader.exec_module(module)
         return module
 

@@ -14,6 +14,7 @@ from paiju.core.arena import run_arena, run_games
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.core.records import read_records
+from paiju.mahjong.agents.match import outcomes
 from paiju.mahjong.full_match import deal_passes, match_options, match_rounds, summarize_matches
 from paiju.mahjong.game import PASS, WIN, MahjongGame, MahjongObservation, MahjongState, Phase, build_wall
 
@@ -221,3 +222,20 @@ def test_cli_match_option_reports_per_match(capsys: pytest.CaptureFixture[str]) 
     report = json.loads(capsys.readouterr().out)
     assert report["match"]["rounds"] == 1 and report["match"]["matches"] == 6
     assert report["games"] == 6 and report["deals"] == 1
+
+
+def test_outcomes_count_self_draws_and_deal_ins_per_seat_hand() -> None:
+    """Two hand-made hands: A (seats 0, 2) self-draws in seat 2; then B's seat 1 wins on A's
+    seat 0's discard. Four A and four B seat-hands."""
+    def row(seats: list[int], result: dict[str, Any]) -> dict[str, Any]:
+        return {"seat_agents": seats, "extra": json.dumps({"hands": [result]})}
+
+    rows = [
+        row([0, 1, 0, 1], {"winners": [2], "self_draw": True, "discarder": -1}),
+        row([0, 1, 0, 1], {"winners": [1], "self_draw": False, "discarder": 0}),
+        row([0, 1, 0, 1], {"winners": [], "self_draw": False, "discarder": -1}),  # exhaustive draw
+    ]
+    assert outcomes(rows) == {
+        "A": {"self_draws_per_seat_hand": 1 / 6, "deal_ins_per_seat_hand": 1 / 6},
+        "B": {"self_draws_per_seat_hand": 0.0, "deal_ins_per_seat_hand": 0.0},
+    }

@@ -18,6 +18,7 @@ interval for the mean score over hands (per hand the agent's seats are averaged 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,6 +232,23 @@ def paired_by_wall(rows: Sequence[dict[str, Any]]) -> PairedResult:
         decision_ms=(_time_quantiles([t for w in complete for t in w[4]]),
                      _time_quantiles([t for w in complete for t in w[5]])),
     )
+
+
+def outcomes(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per arena agent (A, B): self-drawn wins and deal-ins per seat-hand, from the hand
+    results the records keep (``extra["hands"]``)."""
+    counts = {i: {"seat_hands": 0, "self_draws": 0, "deal_ins": 0} for i in (0, 1)}
+    for r in rows:
+        result = json.loads(r["extra"])["hands"][0]
+        for seat, agent in enumerate(r["seat_agents"]):
+            c = counts[agent]
+            c["seat_hands"] += 1
+            won_on_discard = bool(result["winners"]) and not result["self_draw"]
+            c["self_draws"] += result["self_draw"] and seat in result["winners"]
+            c["deal_ins"] += won_on_discard and result["discarder"] == seat
+    return {"AB"[i]: {"self_draws_per_seat_hand": c["self_draws"] / c["seat_hands"],
+                      "deal_ins_per_seat_hand": c["deal_ins"] / c["seat_hands"]}
+            for i, c in counts.items() if c["seat_hands"]}
 
 
 def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
