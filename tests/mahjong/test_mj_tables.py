@@ -139,22 +139,29 @@ def test_sweep_rows_cover_every_alpha_and_depth(tmp_path: Path) -> None:
 
 
 def test_two_rows_pair_by_wall_with_a_hand_count() -> None:
-    def run(run_id: str, a_wins_wall_0: bool) -> list[dict[str, Any]]:
+    def run(run_id: str, a_wins_wall_0: bool, b_wins_wall_1: bool) -> list[dict[str, Any]]:
         rows = []
         for wall in (0, 1):
             for lineup, s in enumerate(SEATINGS):
                 returns = [0.0] * 4
                 if wall == 0 and a_wins_wall_0:  # A's first seat wins 3000 from B's first
                     returns[s.index(0)], returns[s.index(1)] = 3000.0, -3000.0
+                if wall == 1 and b_wins_wall_1:  # B's first seat wins 3000 from A's first
+                    returns[s.index(1)], returns[s.index(0)] = 3000.0, -3000.0
                 rows.append({**_row(wall, s, returns, run=run_id), "lineup": lineup, "deal": f"w{wall}"})
         return rows
 
-    strong, weak = run("s", True), run("w", False)
+    strong, weak = run("s", True, False), run("w", False, True)
     p = rows_paired(strong, weak)
-    # wall 0: 6 of A's 12 seat-hands won at +3000 against none; wall 1: no wins either side
+    # wall 0: 6 of A's 12 seat-hands won at +3000 (against none in the weak run); wall 1: the
+    # weak run's B won 6 of its 12 at A's expense, and A won none in either run
     assert p["walls"] == 2
     assert p["win_rate_a_minus_b"]["value"] == pytest.approx((6 / 12 + 0) / 2)
-    assert p["score_a_minus_b"]["value"] == pytest.approx((1500 + 0) / 2)
+    assert p["score_a_minus_b"]["value"] == pytest.approx((1500 + 1500) / 2)
+    # the margin over the baseline also counts the wins B did not take: wall 0 is 6/12 - 0,
+    # wall 1 is 0 - (0 - 6/12); in points (1500 + 1500) - 0 and 0 - (-1500 - 1500)
+    assert p["win_rate_margin_a_minus_b"]["value"] == pytest.approx((6 / 12 + 6 / 12) / 2)
+    assert p["score_margin_a_minus_b"]["value"] == pytest.approx((3000 + 3000) / 2)
     assert rows_paired(strong, strong)["score_a_minus_b"]["value"] == 0.0
     with pytest.raises(ValueError, match="different walls"):
         rows_paired(strong, [{**r, "deal": "other"} for r in weak])

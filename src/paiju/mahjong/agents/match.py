@@ -255,7 +255,9 @@ def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any
     """Agent A of run ``a_rows`` against agent A of run ``b_rows``, paired by wall: two rows of
     one Table 4 (each against the same baseline on the same walls). Per wall both runs
     finished, A's win rate and points per seat-hand in the first run minus those in the
-    second; 95% normal intervals over the walls.
+    second, and A's margin over the baseline (A's less the baseline's) in the first run minus
+    that in the second (``*_margin_a_minus_b``: a better agent also takes wins from the
+    baseline); 95% normal intervals over the walls.
 
     Raises:
         ValueError: no common complete wall, or a wall whose recorded deal differs between the
@@ -274,5 +276,12 @@ def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any
     def diff(i: int) -> dict[str, float | int]:  # i: 0 = A's wins, 2 = A's points
         return mean_ci([_mean(walls_a[w][i]) - _mean(walls_b[w][i]) for w in common]).as_dict()
 
+    def margin(i: int) -> dict[str, float | int]:  # A's margin over the baseline, run a less run b
+        return mean_ci([
+            _mean(walls_a[w][i]) - _mean(walls_a[w][i + 1]) - _mean(walls_b[w][i]) + _mean(walls_b[w][i + 1])
+            for w in common
+        ]).as_dict()
+
     return {"a": names_a[0], "b": names_b[0], "walls": len(common),
-            "win_rate_a_minus_b": diff(0), "score_a_minus_b": diff(2)}
+            "win_rate_a_minus_b": diff(0), "score_a_minus_b": diff(2),
+            "win_rate_margin_a_minus_b": margin(0), "score_margin_a_minus_b": margin(2)}
