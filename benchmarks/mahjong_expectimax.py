@@ -105,6 +105,7 @@ from paiju.mahjong.agents.value import (
 )
 from paiju.mahjong.features import discard_shapes
 from paiju.mahjong.game import PASS, WIN, MahjongGame, MahjongState, Phase, parse_wall
+from paiju.mahjong.scoring import waits as scoring_waits
 from paiju.mahjong.shanten import shanten_tables, suit_indices
 
 
@@ -272,17 +273,6 @@ def breakdown(record_dir: Path, games: int | None, causes: bool = False) -> dict
     }
 
 
-def _waits(hand: list[int]) -> set[int]:
-    out = set()
-    for k in range(34):
-        if hand[k] < 4:
-            hand[k] += 1
-            if distance(hand) == 0:
-                out.add(k)
-            hand[k] -= 1
-    return out
-
-
 def calibrate(hands: int, seed: int) -> dict[str, Any]:
     game, greedy = MahjongGame(), GreedyAgent()
     features: list[tuple[float, float, float]] = []
@@ -303,7 +293,7 @@ def calibrate(hands: int, seed: int) -> dict[str, Any]:
                     features.append((1.0, len(obs.melds[other]), len(obs.discards[other])))
                     ready.append(float(is_ready))
                     if is_ready:
-                        waits = _waits(hand)
+                        waits = set(scoring_waits(hand))
                         danger_wait += [
                             (danger(k, obs, unseen, [other]), k in waits) for k in range(34) if obs.hand[k]
                         ]
@@ -522,7 +512,7 @@ def defence_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
                     ry.append(float(is_ready))
                     rh.append(h)
                     if is_ready:
-                        waits = _waits(hand)
+                        waits = set(scoring_waits(hand))
                         passed = passed_kinds(obs, other)
                         for k in range(34):
                             if obs.hand[k]:

@@ -53,7 +53,7 @@ from paiju.core.arena import agent_seed, game_row, lineups, match_plan
 from paiju.core.protocol import play_game
 from paiju.core.registry import get_entry
 from paiju.core.runner import Backend, TaskJournal, run_journalled
-from paiju.mahjong.agents import REGISTRY, GreedyAgent, distance
+from paiju.mahjong.agents import REGISTRY, GreedyAgent
 from paiju.mahjong.agents.defence import (
     WAIT_FEATURES,
     discard_order,
@@ -66,6 +66,7 @@ from paiju.mahjong.agents.defence import (
 from paiju.mahjong.agents.match import outcomes, paired_by_wall, rows_paired
 from paiju.mahjong.agents.value import ValueExpectimaxAgent
 from paiju.mahjong.game import NUM_KINDS, WIN, MahjongGame, MahjongObservation, MahjongState, Phase
+from paiju.mahjong.scoring import waits
 
 READS = ("oracle", "oracle-ready", "model", "boosted")
 """``--reads``: the true hands; the true readiness with the fitted wait model; the agent's own;
@@ -223,17 +224,8 @@ def compare(a: Path, b: Path) -> dict[str, Any]:
 
 
 def _waits(hand: list[int]) -> set[int]:
-    """The kinds that complete a 3k+1 concealed ``hand`` (none for another size)."""
-    out: set[int] = set()
-    if sum(hand) % 3 != 1:
-        return out
-    for k in range(NUM_KINDS):
-        if hand[k] < 4:
-            hand[k] += 1
-            if distance(hand) == 0:
-                out.add(k)
-            hand[k] -= 1
-    return out
+    """The kinds that complete a concealed ``hand`` (none unless it has 3k+1 tiles)."""
+    return set(waits(hand)) if sum(hand) % 3 == 1 else set()
 
 
 def river_features(obs: MahjongObservation, seat: int, kind: int) -> list[float]:
