@@ -231,6 +231,10 @@ def test_a_plugged_reader_reads_the_table_for_the_defence() -> None:
     assert all(risk.probability[k] == 0 and risk.cost[k] == 0 for k in range(34) if k != chun)
     assert ValueExpectimaxAgent(reader=_Reader(3, chun, 0.0)).act(obs, legal) == chun
     assert ValueExpectimaxAgent(reader=_Reader(3, chun, 0.99)).act(obs, legal) != chun
+    # a reader would be ignored without the defence, or beside another reads=: refused
+    for options in ({"defence": False}, {"reads": "danger"}):
+        with pytest.raises(ConfigError, match="plugged reader"):
+            ValueExpectimaxAgent(reader=reader, **options)  # type: ignore[arg-type]
 
 
 def test_a_deal_in_costs_its_payment_less_the_loss_it_saves() -> None:

@@ -929,6 +929,11 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
             )
         if rates not in RATE_MODES:
             raise ConfigError(f"expectimax rates must be one of {RATE_MODES}, got {rates!r}")
+        if reader is not None and (not defence or reads != "fitted"):
+            raise ConfigError(
+                "a plugged reader reads the table in place of reads= for the defence: it needs "
+                f"defence=true and no reads= of its own, got defence={defence}, reads={reads!r}"
+            )
         self.rates = rates
         self.ron = ron
         self.ron_by_class: tuple[float, ...] | None = RON_RATES if ron == "classes" else None
