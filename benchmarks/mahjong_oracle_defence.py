@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from paiju.core.arena import agent_seed, game_row, lineups, match_plan
+from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.core.registry import get_entry
 from paiju.core.runner import Backend, TaskJournal, run_journalled
@@ -168,8 +169,7 @@ def play_wall(task: WallTask) -> list[dict[str, Any]]:
         for seat, a in enumerate(planned.seat_agents):
             agent = REGISTRY.make(task.specs[a], seed=agent_seed(task.seed, planned.index, seat))
             if a == 0 and task.reads != "model":
-                if not isinstance(agent, ValueExpectimaxAgent):
-                    raise SystemExit(f"--agent must be an expectimax:leaf=value spec, got {task.specs[0]!r}")
+                assert isinstance(agent, ValueExpectimaxAgent), "run() checked the spec"
                 agent.reader = reader
             agents.append(agent)
         played = play_game(game, agents, planned.seed, notation=True, before_move=reader.see)
@@ -181,6 +181,12 @@ def play_wall(task: WallTask) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     specs = (args.agent, args.baseline)
+    if args.walls < 1:
+        raise ConfigError(f"--walls must be at least 1, got {args.walls}")
+    agent = REGISTRY.make(args.agent, seed=0)  # a bad spec fails here, before any journal
+    REGISTRY.make(args.baseline, seed=0)
+    if args.reads != "model" and not isinstance(agent, ValueExpectimaxAgent):
+        raise ConfigError(f"--reads {args.reads} plugs into an expectimax:leaf=value agent: {args.agent!r}")
     run_id = f"oracle-defence-{args.reads}-{args.seed}"
     # not the number of walls: wall w is the same in any run of the seed, so a run extends
     config = {"specs": list(specs), "reads": args.reads, "seed": args.seed}
@@ -352,12 +358,15 @@ def main() -> None:
     ceiling.add_argument("--hands", type=int, default=2000)
     ceiling.add_argument("--seed", type=int, default=60000)
     args = parser.parse_args()
-    if args.cmd == "run":
-        out = run(args)
-    elif args.cmd == "compare":
-        out = compare(args.a, args.b)
-    else:
-        out = reads_ceiling(args.hands, args.seed)
+    try:
+        if args.cmd == "run":
+            out = run(args)
+        elif args.cmd == "compare":
+            out = compare(args.a, args.b)
+        else:
+            out = reads_ceiling(args.hands, args.seed)
+    except (ConfigError, ValueError, OSError) as err:  # bad arguments or journals: one line
+        raise SystemExit(f"error: {err}") from None
     print(json.dumps(out, indent=2))
 
 
