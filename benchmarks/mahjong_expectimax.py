@@ -92,6 +92,7 @@ from paiju.mahjong.agents.defence import (
     readiness_features,
     wait_features,
 )
+from paiju.mahjong.agents.greedy import greedy_turns
 from paiju.mahjong.agents.match import outcomes, paired_by_wall
 from paiju.mahjong.agents.value import (
     RON_CLASSES,
@@ -491,35 +492,28 @@ def hazard(hands: int, seed: int) -> dict[str, Any]:
 def defence_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
     """Greedy self-play; at every turn, each opponent's readiness features and truth, and for a
     ready one the wait features of each kind the player holds and whether it is a wait."""
-    game, greedy = MahjongGame(), GreedyAgent()
     rx, ry, rh, rold, wx, wy, wh = [], [], [], [], [], [], []
-    for h in range(hands):
-        state = game.new_hand(seed=seed + h)
-        while not state.is_terminal():
-            seat = state.current_player()
-            obs, legal = state.observation(seat), state.legal_actions()
-            if obs.phase == Phase.TURN and WIN not in legal:
-                unseen = obs.unseen_counts()
-                for other in range(4):
-                    if other == seat:
-                        continue
-                    hand = list(state.observation(other).hand)
-                    if sum(hand) % 3 != 1:
-                        continue
-                    is_ready = distance(hand) == 1
-                    rx.append(readiness_features(obs, other))
-                    rold.append(readiness(obs, other))  # the hand-made model it replaces
-                    ry.append(float(is_ready))
-                    rh.append(h)
-                    if is_ready:
-                        waits = set(scoring_waits(hand))
-                        passed = passed_kinds(obs, other)
-                        for k in range(34):
-                            if obs.hand[k]:
-                                wx.append(wait_features(obs, other, k, unseen, passed))
-                                wy.append(float(k in waits))
-                                wh.append(h)
-            state.apply(greedy.act(obs, legal) if len(legal) > 1 else legal[0])
+    for h, state, obs in greedy_turns(hands, seed):
+        unseen = obs.unseen_counts()
+        for other in range(4):
+            if other == obs.player:
+                continue
+            hand = list(state.observation(other).hand)
+            if sum(hand) % 3 != 1:
+                continue
+            is_ready = distance(hand) == 1
+            rx.append(readiness_features(obs, other))
+            rold.append(readiness(obs, other))  # the hand-made model it replaces
+            ry.append(float(is_ready))
+            rh.append(h)
+            if is_ready:
+                waits = set(scoring_waits(hand))
+                passed = passed_kinds(obs, other)
+                for k in range(34):
+                    if obs.hand[k]:
+                        wx.append(wait_features(obs, other, k, unseen, passed))
+                        wy.append(float(k in waits))
+                        wh.append(h)
     return {"rx": np.array(rx), "ry": np.array(ry), "rh": np.array(rh), "rold": np.array(rold),
             "wx": np.array(wx), "wy": np.array(wy), "wh": np.array(wh)}
 

@@ -54,7 +54,7 @@ from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.core.registry import get_entry
 from paiju.core.runner import Backend, TaskJournal, run_journalled
-from paiju.mahjong.agents import REGISTRY, GreedyAgent
+from paiju.mahjong.agents import REGISTRY
 from paiju.mahjong.agents.defence import (
     WAIT_FEATURES,
     discard_order,
@@ -64,9 +64,10 @@ from paiju.mahjong.agents.defence import (
     shipped_defence,
     wait_features,
 )
+from paiju.mahjong.agents.greedy import greedy_turns
 from paiju.mahjong.agents.match import outcomes, paired_by_wall, rows_paired
 from paiju.mahjong.agents.value import ValueExpectimaxAgent
-from paiju.mahjong.game import NUM_KINDS, WIN, MahjongGame, MahjongObservation, MahjongState, Phase
+from paiju.mahjong.game import NUM_KINDS, MahjongGame, MahjongObservation, MahjongState
 from paiju.mahjong.scoring import waits
 
 READS = ("oracle", "oracle-ready", "model", "boosted")
@@ -266,31 +267,25 @@ def public_features(
 def reads_samples(hands: int, seed: int) -> dict[str, np.ndarray]:
     """Greedy self-play: per (turn, opponent, held kind) the public features, the fitted models'
     deal-in chance and the truth; ``hand`` numbers the hands for the split."""
-    game, greedy, model = MahjongGame(), GreedyAgent(), shipped_defence()
+    model = shipped_defence()
     x, y, hand_of, fitted = [], [], [], []
-    for h in range(hands):
-        state = game.new_hand(seed=seed + h)
-        while not state.is_terminal():
-            seat = state.current_player()
-            obs, legal = state.observation(seat), state.legal_actions()
-            if obs.phase == Phase.TURN and WIN not in legal:
-                unseen, order = obs.unseen_counts(), discard_order(obs)
-                for other in range(4):
-                    if other == seat:
-                        continue
-                    waits = _waits(list(state.observation(other).hand))
-                    ready_x = readiness_features(obs, other)
-                    ready = model.ready_chance(obs, other)
-                    passed = passed_kinds(obs, other, order)
-                    for k in (k for k in range(NUM_KINDS) if obs.hand[k]):
-                        features = public_features(obs, other, k, unseen, passed, ready_x)
-                        x.append(features)
-                        y.append(float(k in waits))
-                        hand_of.append(h)
-                        start = len(ready_x) - 1  # the wait features follow, without their bias
-                        wait_x = [1.0, *features[start:start + len(WAIT_FEATURES) - 1]]
-                        fitted.append(ready * model.wait_chance_of(wait_x))
-            state.apply(greedy.act(obs, legal) if len(legal) > 1 else legal[0])
+    for h, state, obs in greedy_turns(hands, seed):
+        unseen, order = obs.unseen_counts(), discard_order(obs)
+        for other in range(4):
+            if other == obs.player:
+                continue
+            waits = _waits(list(state.observation(other).hand))
+            ready_x = readiness_features(obs, other)
+            ready = model.ready_chance(obs, other)
+            passed = passed_kinds(obs, other, order)
+            for k in (k for k in range(NUM_KINDS) if obs.hand[k]):
+                features = public_features(obs, other, k, unseen, passed, ready_x)
+                x.append(features)
+                y.append(float(k in waits))
+                hand_of.append(h)
+                start = len(ready_x) - 1  # the wait features follow, without their bias
+                wait_x = [1.0, *features[start:start + len(WAIT_FEATURES) - 1]]
+                fitted.append(ready * model.wait_chance_of(wait_x))
     return {"x": np.array(x), "y": np.array(y), "hand": np.array(hand_of), "fitted": np.array(fitted)}
 
 

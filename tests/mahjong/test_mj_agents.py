@@ -449,3 +449,23 @@ def test_every_agent_plays_legally_under_non_default_rules(spec: str) -> None:
         obs = state.observation(seat)
         assert obs.config == game.config  # what the agents read the rules from
         state.apply(agents[seat].act(obs, state.legal_actions()))
+
+
+def test_greedy_turns_are_the_discard_turns_of_greedy_games() -> None:
+    """The calibration generator walks the same games as the core's loop with four greedy
+    seats: the same turns (seat, hand, river lengths) in the same order, hand by hand."""
+    from paiju.mahjong.agents.greedy import greedy_turns
+
+    game = MahjongGame()
+    seen = [(h, obs.player, obs.hand, tuple(len(r) for r in obs.discards))
+            for h, _state, obs in greedy_turns(3, 40)]
+    expected = []
+    for h in range(3):
+        def look(state: object, player: int, h: int = h) -> None:
+            obs = state.observation(player)  # type: ignore[attr-defined]
+            if obs.phase == Phase.TURN and WIN not in state.legal_actions():  # type: ignore[attr-defined]
+                expected.append((h, player, obs.hand, tuple(len(r) for r in obs.discards)))
+
+        agents = [GreedyAgent() for _ in range(4)]
+        play_game(game, agents, 0, start=game.new_hand(seed=40 + h), before_move=look)
+    assert len(seen) > 60 and seen == expected

@@ -25,7 +25,7 @@ waits on its 嚦咕嚦咕 tiles; a claim or a kong (a meld) leaves only 5 sets +
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from paiju.core.rng import SeedLike
@@ -47,7 +47,10 @@ from paiju.mahjong.game import (
     PASS,
     PUNG,
     WIN,
+    MahjongGame,
     MahjongObservation,
+    MahjongState,
+    Phase,
 )
 from paiju.mahjong.tiles import NUM_KINDS
 
@@ -128,3 +131,21 @@ class GreedyAgent:
             if distance(after) <= now:
                 choice = KONG
         return choice
+
+
+def greedy_turns(
+    hands: int, seed: int, game: MahjongGame | None = None
+) -> Iterator[tuple[int, MahjongState, MahjongObservation]]:
+    """Greedy self-play of ``hands`` hands (seeds ``seed``, ``seed + 1``, ...), for calibration
+    data: every turn on which a seat must discard and cannot win, as (hand number, state, that
+    seat's observation), before greedy plays it. The state moves on when the next is asked for."""
+    game = game or MahjongGame()
+    greedy = GreedyAgent()
+    for h in range(hands):
+        state = game.new_hand(seed=seed + h)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs, legal = state.observation(seat), state.legal_actions()
+            if obs.phase == Phase.TURN and WIN not in legal:
+                yield h, state, obs
+            state.apply(greedy.act(obs, legal) if len(legal) > 1 else legal[0])
