@@ -275,30 +275,25 @@ def breakdown(record_dir: Path, games: int | None, causes: bool = False) -> dict
 
 
 def calibrate(hands: int, seed: int) -> dict[str, Any]:
-    game, greedy = MahjongGame(), GreedyAgent()
     features: list[tuple[float, float, float]] = []
     ready: list[float] = []
     danger_wait: list[tuple[float, bool]] = []
-    for h in range(hands):
-        state = game.new_hand(seed=seed + h)
-        while not state.is_terminal():
-            seat = state.current_player()
-            obs, legal = state.observation(seat), state.legal_actions()
-            if seat == 0 and obs.phase == Phase.TURN and WIN not in legal:
-                unseen = obs.unseen_counts()
-                for other in (1, 2, 3):
-                    hand = list(state.observation(other).hand)
-                    if sum(hand) % 3 != 1:
-                        continue
-                    is_ready = distance(hand) == 1
-                    features.append((1.0, len(obs.melds[other]), len(obs.discards[other])))
-                    ready.append(float(is_ready))
-                    if is_ready:
-                        waits = set(scoring_waits(hand))
-                        danger_wait += [
-                            (danger(k, obs, unseen, [other]), k in waits) for k in range(34) if obs.hand[k]
-                        ]
-            state.apply(greedy.act(obs, legal))
+    for _, state, obs in greedy_turns(hands, seed):
+        if obs.player != 0:
+            continue
+        unseen = obs.unseen_counts()
+        for other in (1, 2, 3):
+            hand = list(state.observation(other).hand)
+            if sum(hand) % 3 != 1:
+                continue
+            is_ready = distance(hand) == 1
+            features.append((1.0, len(obs.melds[other]), len(obs.discards[other])))
+            ready.append(float(is_ready))
+            if is_ready:
+                waits = set(scoring_waits(hand))
+                danger_wait += [
+                    (danger(k, obs, unseen, [other]), k in waits) for k in range(34) if obs.hand[k]
+                ]
     x, y = np.array(features), np.array(ready)
     w = np.zeros(3)
     for _ in range(30):  # Newton steps of the logistic likelihood

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from paiju.core.arena import run_games
+from paiju.core.errors import ConfigError
 from paiju.mahjong.tiles import parse_counts
 
 
@@ -68,5 +69,5 @@ def test_a_run_plays_the_arenas_walls_and_seats(
     assert out["walls"] == 1 and out["win_rate_A_minus_B"]["n"] == 1
     # the journal holds the wall: a rerun plays nothing and gives the same summary
     assert bench.run(args) == out
-    with pytest.raises(Exception, match="another job"):
+    with pytest.raises(ConfigError, match="another job"):
         bench.run(bench.argparse.Namespace(**{**vars(args), "seed": 6}))

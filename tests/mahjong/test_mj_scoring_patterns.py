@@ -472,3 +472,38 @@ def test_breakdown_lists_dealer_lines() -> None:
     s = _s()
     assert s.breakdown(dealer_involved=True, continuation=2) == [("門清", 1), ("莊家", 1), ("連莊", 4)]
     assert s.breakdown() == [("門清", 1)]
+
+
+def test_waits_are_the_tiles_that_complete_the_hand_by_the_shanten_tables() -> None:
+    """On random ready-ish hands (sets and a pair, one tile taken away), ``waits`` gives
+    exactly the kinds whose extra copy the shanten tables call complete (distance 0)."""
+    import random
+
+    from paiju.mahjong.agents import distance
+
+    rng = random.Random(2)
+    checked = with_waits = 0
+    while checked < 2000:
+        hand = [0] * 34
+        for _ in range(rng.randint(1, 5)):
+            if rng.random() < 0.5:
+                first = 9 * rng.randrange(3) + rng.randrange(7)
+                for k in (first, first + 1, first + 2):
+                    hand[k] += 1
+            else:
+                hand[rng.randrange(34)] += 3
+        hand[rng.randrange(34)] += 2
+        if max(hand) > 4:
+            continue
+        hand[rng.choice([k for k in range(34) for _ in range(hand[k])])] -= 1
+        expected = set()
+        for k in range(34):
+            if hand[k] < 4:
+                hand[k] += 1
+                if distance(hand) == 0:
+                    expected.add(k)
+                hand[k] -= 1
+        assert set(waits(hand)) == expected, hand
+        checked += 1
+        with_waits += bool(expected)
+    assert with_waits == checked  # every such hand is ready: the check is never vacuous

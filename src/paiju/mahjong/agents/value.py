@@ -625,10 +625,12 @@ def deal_in_risk(
     config = obs.config
     bonus = config.tai.dealer + config.tai.continuation_per_hand * obs.continuation
     held = [k for k in range(NUM_KINDS) if obs.hand[k]]
-    if reader is not None:
-        fitted: dict[int, list[float]] | None = reader.deal_in_chances(obs, held)
-    else:
-        fitted = deal_in_chances(obs, held) if reads == "fitted" else None
+    # per opponent, each held kind's deal-in chance: the plugged reader's or the fitted models';
+    # None for the hand-made reading below
+    read: dict[int, list[float]] | None = (
+        reader.deal_in_chances(obs, held) if reader is not None
+        else deal_in_chances(obs, held) if reads == "fitted" else None
+    )
     probs, costs = [1.0] * NUM_KINDS, [0.0] * NUM_KINDS
     for seat in range(NUM_PLAYERS):
         if seat == obs.player:
@@ -636,8 +638,8 @@ def deal_in_risk(
         involved = seat == obs.dealer or obs.player == obs.dealer
         pay = config.base + config.per_tai * (deal_in_tai + (bonus if involved else 0))
         pay = max(0.0, pay - saved_loss)
-        if fitted is not None:
-            chances = fitted[seat]
+        if read is not None:
+            chances = read[seat]
         else:
             ready = readiness(obs, seat)
             chances = [ready * min(0.5, wait_scale * danger(k, obs, unseen, [seat])) for k in held]
