@@ -1,4 +1,6 @@
-"""The fuzzers' shared settings (import as `from fuzzing import FAST, SLOW, corpus_lines`) (docs/results/fuzzing.md).
+"""The fuzzers' shared settings: ``from fuzzing import FAST, SLOW, corpus_lines``.
+
+What they found: docs/results/fuzzing.md.
 
 Every boundary has one fuzz module here, ``test_fuzz_<boundary>.py``, with
 
