@@ -313,7 +313,7 @@ def audit(
         if fuzzed is not None:
             data["fuzz"] = {
                 "positions": fuzzed.positions, "steps": fuzzed.steps, "coverage": dict(fuzzed.coverage),
-                "findings": [f.describe() for f in fuzzed.findings],
+                "skipped": dict(fuzzed.skipped), "findings": [f.describe() for f in fuzzed.findings],
             }
         print_json(data)
     else:
@@ -349,6 +349,12 @@ def _print_fuzz(fuzzed: Any, seed: int) -> None:
     for rule, n in sorted(fuzzed.coverage.items(), key=lambda kv: kv[1]):
         table.add_row(rule, f"{n}" + ("  (below 100)" if n < COVERAGE_TARGET else ""))
     console.print(table)
+    if fuzzed.skipped:  # the builder's misses are the audit's blind spots: say so
+        n = fuzzed.skipped.total()
+        console.print(
+            f"[yellow]skipped {n} position{'s' if n != 1 else ''} the fuzzer could not build:[/yellow] "
+            + ", ".join(f"{t} {k}" for t, k in sorted(fuzzed.skipped.items()))
+        )
     if fuzzed.clean:
         console.print("[green]no fuzz position broke a rule[/green]")
     for f in fuzzed.findings:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from paiju.core.errors import NotFoundError
 from paiju.core.rng import as_generator, derive_seed
 from paiju.yuxi.actions import DieRoll
 from paiju.yuxi.board import BOARDS
@@ -68,6 +69,9 @@ class FuzzReport:
     """Times each effect, weather (fog halving, thunder, erosion, ice freezing), discount and
     turn rule was applied in a checked step."""
     findings: list[FuzzFinding] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+    """Positions the builder could not build, by target: counted and reported, never a crash
+    of the run (``positions`` counts only the built and checked ones)."""
 
     @property
     def clean(self) -> bool:
@@ -113,13 +117,21 @@ class _Fuzzer:
 
     def case(self, index: int) -> tuple[str, YuxiState, Any]:
         """Target, position and action of fuzz position ``index``."""
+        built = self.try_case(index)
+        if built is None:
+            target = self.targets[index % len(self.targets)]
+            raise NotFoundError(f"fuzz: could not build a position for {target} (index {index})")
+        return built
+
+    def try_case(self, index: int) -> tuple[str, YuxiState, Any] | None:
+        """:meth:`case`, or ``None`` when 20 random attempts built no position for its target."""
         rng = as_generator(derive_seed(self.seed, index))
         target = self.targets[index % len(self.targets)]
         for _attempt in range(20):
             built = self._build(rng, target)
             if built is not None:
                 return (target, *built)
-        raise RuntimeError(f"fuzz: could not build a position for {target} (index {index})")
+        return None
 
     def _build(self, rng: np.random.Generator, target: str) -> tuple[YuxiState, Any] | None:
         board = self.boards[int(rng.integers(len(self.boards)))]
@@ -156,9 +168,16 @@ class _Fuzzer:
         # half the boards built for it are crowded with that title (count = 1 survives otherwise)
         titles = sorted({str(r.params["title"]) for r in card.effects if "title" in r.params})
         theme = titles[int(rng.integers(len(titles)))] if titles and rng.random() < 0.5 else None
+        # a card played from the hand is held back before the board is dealt: a themed board
+        # would otherwise often take a single copy (the Merchant Prince) out of the deck
+        played = trigger in ("deploy", "cast")
+        if played and not spec._take(mover, key):
+            return None
+        if played:  # a purse short of the cost tests no effect (a cost-2 card: 2 builds in 5)
+            spec.min_purse[mover] = card.cost
         spec.random_board(theme=theme)
-        if trigger in ("deploy", "cast"):
-            return spec.play_step(mover, card.id)
+        if played:
+            return spec.play_step(mover, card.id, taken=True)
         cell = spec.place(key, owner, trigger)
         if cell < 0:
             return None
@@ -198,6 +217,7 @@ class _Spec:
         self.units: dict[str, tuple[str, int, dict[str, int]]] = {}
         self.weather: dict[str, str] = {}
         self.hands: list[list[str]] = [[], []]
+        self.min_purse = [0, 0]
 
     def _draw(self, p: int, characters: bool, title: str | None = None) -> str | None:
         ids = [
@@ -280,7 +300,10 @@ class _Spec:
                 self.hands[p].append(key)
 
     def build(self, mover: int, **kw: Any) -> YuxiState:
-        purses = (int(self.rng.integers(0, 5)), int(self.rng.integers(0, 5)))
+        purses = (
+            max(self.min_purse[0], int(self.rng.integers(0, 5))),
+            max(self.min_purse[1], int(self.rng.integers(0, 5))),
+        )
         graves: list[list[str]] = [[], []]
         for p in (0, 1):  # earlier deaths and spells: a death must add to the grave, not reset it
             for _ in range(int(self.rng.integers(0, 4))):
@@ -304,11 +327,12 @@ class _Spec:
             **kw,
         )
 
-    def play_step(self, mover: int, cid: int) -> tuple[YuxiState, Any] | None:
-        key = self.table.card(cid).key
-        if not self._take(mover, key):
+    def play_step(self, mover: int, cid: int, taken: bool = False) -> tuple[YuxiState, Any] | None:
+        """Play card ``cid`` from the mover's hand (``taken``: already taken from the deck)."""
+        card = self.table.card(cid)
+        if not taken and not self._take(mover, card.key):
             return None
-        self.hands[mover].append(key)
+        self.hands[mover].append(card.key)
         self.deal_hand(mover, int(self.rng.integers(0, 3)))
         self.deal_hand(1 - mover, int(self.rng.integers(0, 3)))
         if self.rng.random() < 0.7:
@@ -354,16 +378,21 @@ def run_fuzz(
     stop_at_first: bool = False,
 ) -> FuzzReport:
     """Build and check ``positions`` random positions (round robin over the targets, or only
-    those in ``targets``); the coverage counts what the oracle saw applied."""
+    those in ``targets``); the coverage counts what the oracle saw applied. A position the
+    builder cannot build is counted in ``skipped`` (it still uses up one of ``positions``)."""
     fz = _Fuzzer(seed, boards, effect_overrides)
     report = FuzzReport(0, 0)
     wanted = set(targets) if targets else None
     index = -1
-    while report.positions < positions:
+    while report.positions + report.skipped.total() < positions:
         index += 1
         if wanted is not None and fz.targets[index % len(fz.targets)] not in wanted:
             continue
-        target, state, action = fz.case(index)
+        built = fz.try_case(index)
+        if built is None:
+            report.skipped[fz.targets[index % len(fz.targets)]] += 1
+            continue
+        target, state, action = built
         report.positions += 1
         _check_one(fz, report, index, target, state, action)
         if stop_at_first and report.findings:
