@@ -163,3 +163,31 @@ def test_replaying_a_run_of_external_programs_is_refused_with_a_reason(
     (folder / "run.json").write_text(json.dumps(header))
     code, _, err = _run(["records", "replay", str(folder)], capsys)
     assert code == 2 and "botzone-judge run" in err and "external programs" in err
+
+
+@pytest.mark.parametrize(
+    ("indices", "fragment"),
+    [
+        ("5-2", "--indices '5-2': the range 5-2 runs backwards"),
+        ("2-9", "--indices '2-9': no recorded game 4 (the run holds 4 games, indices 0-3)"),
+        ("7", "--indices '7': no recorded game 7"),
+        ("0-99999999999999", "no recorded game 4"),
+        ("", "--indices '': write indices like 0,3,10-19"),
+        ("1,,2", "write indices like 0,3,10-19"),
+        ("-3", "write indices like 0,3,10-19"),
+    ],
+)
+def test_replay_refuses_a_reversed_or_out_of_range_index_range(
+    indices: str, fragment: str, arena_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: '5-2' replayed '0 of 0 games' and exited 0 (a silent success on nonsense)."""
+    code, out, err = _run(["records", "replay", str(arena_run / "ddz"), "--indices", indices], capsys)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and fragment in err, err
+
+
+def test_replay_indices_replays_each_named_game_once(
+    arena_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(["records", "replay", str(arena_run / "ddz"), "-i", "3,1-2,2", "--json"], capsys)
+    assert code == 0 and [c["game_index"] for c in json.loads(out)] == [3, 1, 2]

@@ -208,18 +208,47 @@ def show_command(
 
 
 def _indices(text: str | None, folder: Path) -> list[int]:
+    """The game indices ``--indices`` names (in order, each once), all recorded in ``folder``.
+
+    A range that runs backwards or names a game the run does not hold is refused: replaying
+    "0 of 0 games" would be a silent success on a typo."""
     from paiju.core.errors import ConfigError
     from paiju.core.records import read_records
 
+    recorded = sorted(read_records(folder, columns=["game_index"])["game_index"].to_pylist())
     if text is None:
-        return sorted(read_records(folder, columns=["game_index"])["game_index"].to_pylist())
-    out: list[int] = []
+        return recorded
+    span = ""
+    if recorded and len(recorded) == recorded[-1] - recorded[0] + 1:
+        span = f", indices {recorded[0]}-{recorded[-1]}"
+    out: dict[int, None] = {}  # ordered and each index once
     for part in text.split(","):
-        lo, _, hi = part.strip().partition("-")
-        if not lo.isdigit() or (hi and not hi.isdigit()):
+        lo, dash, hi = part.strip().partition("-")
+        if not lo.isdigit() or (dash and not hi.isdigit()):
             raise ConfigError(f"--indices {text!r}: write indices like 0,3,10-19")
-        out.extend(range(int(lo), int(hi or lo) + 1))
-    return out
+        first, last = int(lo), int(hi or lo)
+        if last < first:
+            raise ConfigError(
+                f"--indices {text!r}: the range {first}-{last} runs backwards (write {last}-{first})"
+            )
+        # checked before the range is expanded: 0-99999999999 must not build a list first
+        missing = _first_gap(recorded, first, last)
+        if missing is not None:
+            raise ConfigError(
+                f"--indices {text!r}: no recorded game {missing} (the run holds {len(recorded)} games{span})"
+            )
+        out.update(dict.fromkeys(range(first, last + 1)))
+    return list(out)
+
+
+def _first_gap(recorded: list[int], first: int, last: int) -> int | None:
+    """The first index of ``first..last`` missing from the sorted, distinct ``recorded``."""
+    import bisect
+
+    lo, hi = bisect.bisect_left(recorded, first), bisect.bisect_right(recorded, last)
+    if hi - lo == last - first + 1:
+        return None
+    return next((first + k for k, i in enumerate(recorded[lo:hi]) if i != first + k), first + hi - lo)
 
 
 @app.command("replay")
