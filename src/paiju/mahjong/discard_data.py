@@ -29,8 +29,6 @@ cost -- hands/s and CPU seconds of the playing processes) and the parts folder i
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -42,6 +40,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from paiju.core.agents import AgentSpec
+from paiju.core.chunked import ChunkedJob, chunk_ranges, summed_cost, write_parquet_atomic
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import play_game
 from paiju.core.rng import derive_seed
@@ -193,32 +192,8 @@ def parts_dir(out: Path) -> Path:
     return out.with_name(out.name + ".parts")
 
 
-def _chunk_path(parts: Path, first: int, last: int) -> Path:
-    return parts / f"hands-{first:08d}-{last:08d}.parquet"
-
-
-def _open_parts(cfg: DataConfig) -> Path:
-    """The parts folder, made or checked against this job's identity."""
-    parts = parts_dir(Path(cfg.out))
-    job = parts / "job.json"
-    if job.is_file():
-        theirs = json.loads(job.read_text(encoding="utf-8"))
-        if theirs.get("identity") != cfg.identity():
-            raise ConfigError(f"{parts} holds the chunks of another job ({theirs.get('identity')}); "
-                              "run it with the same arguments or use another --out")
-    else:
-        parts.mkdir(parents=True, exist_ok=True)
-        job.write_text(json.dumps({"identity": cfg.identity()}), encoding="utf-8")
-    return parts
-
-
-def _write_chunk(parts: Path, first: int, last: int, hands: list[HandRows], wall_s: float) -> None:
-    path = _chunk_path(parts, first, last)
-    tmp = path.with_suffix(".tmp")
-    cost = {"hands": len(hands), "wall_s": wall_s, "cpu_s": sum(h.cpu_s for h in hands)}
-    table = rows_table(hands).replace_schema_metadata({"paiju-cost": json.dumps(cost)})
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)  # a chunk is there whole or not at all
+CHUNK_TABLE = "hands"
+"""The chunk files' name: ``FILE.parts/hands-<first>-<last>.parquet``."""
 
 
 def _play_chunk(cfg: DataConfig, spec: AgentSpec, first: int, last: int) -> list[HandRows]:
@@ -240,40 +215,31 @@ def generate(cfg: DataConfig, *, progress: Progress = False) -> dict[str, Any]:
     out = Path(cfg.out)
     if out.exists():
         raise ConfigError(f"{out} already exists; use another --out")
-    parts = _open_parts(cfg)
-    starts = list(range(0, cfg.hands, cfg.chunk))
+    job = ChunkedJob(parts_dir(out), cfg.identity())
+    job.open()
+    ranges = chunk_ranges(cfg.hands, cfg.chunk)
     with progress_reporter(progress, cfg.hands, 0, "hands") as report:
-        done = 0
-        for first in starts:
-            last = min(first + cfg.chunk, cfg.hands)
-            if not _chunk_path(parts, first, last).is_file():
+        for first, last in ranges:
+            if not job.has([CHUNK_TABLE], first, last):
                 clock = time.perf_counter()
                 got = _play_chunk(cfg, spec, first, last)
-                _write_chunk(parts, first, last, got, time.perf_counter() - clock)
-            done = last
+                cost = {"hands": len(got), "wall_s": time.perf_counter() - clock,
+                        "cpu_s": sum(h.cpu_s for h in got)}
+                job.write({CHUNK_TABLE: rows_table(got)}, first, last, cost)
             if report is not None:
-                report(done, cfg.hands)
-    return _join(cfg, parts, starts)
+                report(last, cfg.hands)
+    return _join(cfg, job, ranges)
 
 
-def _join(cfg: DataConfig, parts: Path, starts: list[int]) -> dict[str, Any]:
+def _join(cfg: DataConfig, job: ChunkedJob, ranges: list[tuple[int, int]]) -> dict[str, Any]:
     out = Path(cfg.out)
-    tables = [pq.read_table(_chunk_path(parts, f, min(f + cfg.chunk, cfg.hands))) for f in starts]
-    cost = [json.loads((t.schema.metadata or {})[b"paiju-cost"]) for t in tables]
-    table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables])
-    timed = sum(c["hands"] for c in cost)
-    wall, cpu = sum(c["wall_s"] for c in cost), sum(c["cpu_s"] for c in cost)
+    table, costs = job.join(CHUNK_TABLE, ranges)
     summary = {
         **cfg.identity(), "hands": cfg.hands, "rows": table.num_rows, "workers": cfg.workers,
-        "cost": {"hands_timed": timed, "wall_s": wall, "cpu_s": cpu,
-                 "hands_per_s": timed / wall if wall > 0 else None,
-                 "cpu_s_per_hand": cpu / timed if timed else None},
+        "cost": summed_cost(costs, "hands"),
     }
-    table = table.replace_schema_metadata({"paiju": json.dumps(summary)})
-    tmp = out.with_name(out.name + ".tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, out)
-    shutil.rmtree(parts)
+    write_parquet_atomic(table.replace_schema_metadata({"paiju": json.dumps(summary)}), out)
+    job.remove()
     return {**summary, "out": str(out)}
 
 
