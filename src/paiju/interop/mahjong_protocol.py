@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol, TypeVar
 
-from paiju.core.errors import ConfigError, InvalidNotationError, PaijuError
+from paiju.core.errors import ConfigError, IllegalMoveError, InvalidNotationError, PaijuError
 from paiju.core.protocol import CHANCE, Agent, PlayedGame, State, play_game
 from paiju.core.rng import derive_seed
 from paiju.core.stats import Estimate, mean_ci, proportion_ci
@@ -85,12 +85,19 @@ FORFEIT_TAI = 8
 """A forfeit (詐胡-like penalty): the offender pays each other seat ``base + 8 x per_tai``."""
 MAX_LINE = 4096
 """Longest answer line a bot may write (bytes, newline excluded)."""
+MAX_MESSAGE = 65536
+"""Longest referee line a bot reads (characters): the longest real one, a ``/rules`` with a
+tai table of one's own, is a few hundred; a flood without a line end is refused, not buffered."""
+HELD = 3 * 5 + 2
+"""Tiles a seat holds on its turn, a meld counted as 3 (a kong too: its fourth is replaced)."""
 STARTUP_LIMIT = 30.0
 """Seconds a bot has to answer ``/start`` (interpreter start-up and model loading included)."""
 if TYPE_CHECKING:  # the arena is imported only when records are replayed
     from paiju.core.arena import ReplayCheck
 
 _FLOWER_WINS = ("八仙過海", "七搶一")
+NUM_FLOWERS = 8
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five")
 _TABLE_FIELDS = ("dealer", "continuation", "round_wind")
 """Config fields that change hand by hand: sent in ``/initGame``, not ``/rules``."""
 
@@ -98,6 +105,11 @@ _TABLE_FIELDS = ("dealer", "continuation", "round_wind")
 # ---- tokens --------------------------------------------------------------------------------------
 def _bad(line: str, why: str) -> InvalidNotationError:
     return InvalidNotationError(f"bad mahjong protocol line {line[:80]!r}: {why}")
+
+
+def _out_of_order(line: str, why: str) -> IllegalMoveError:
+    """A well-formed line that cannot come now (docs/mahjong-protocol.md, "Order")."""
+    return IllegalMoveError(f"mahjong protocol line {line[:80]!r} cannot come now: {why}")
 
 
 def _tile_token(tok: str, line: str, *, flowers: bool = False) -> int:
@@ -754,6 +766,8 @@ class SeatView:
         self.heaven = 0
         self.dealing = False
         self.pending_kong: tuple[int, int] | None = None
+        self.window: tuple[int, int] | None = None
+        """The discard open to claims: (discarder, tile); closed by the next draw or a claim."""
 
     # -- notifications --
     def handle(self, msg: Message) -> None:
@@ -806,6 +820,7 @@ class SeatView:
             self.tail -= 1
         if source == "deal":
             return
+        self.window = None
         if self.pending_kong is not None and self.pending_kong[0] == seat and source == "replacement":
             self._complete_added_kong()
         self.draw_kind = _DRAW_KIND[source]
@@ -828,6 +843,7 @@ class SeatView:
 
     def _throw(self, msg: Throw) -> None:
         p, k = msg.seat, msg.tile
+        self.window = (p, k)
         self.rivers[p].append((k, -1))
         self.drawn_flags[p].append(msg.drawn)
         self.sizes[p] -= 1
@@ -858,6 +874,7 @@ class SeatView:
 
     def _claimed(self, seat: int, tile: int, source: int, meld: Meld, taken: Sequence[int]) -> None:
         self.rivers[source][-1] = (tile, seat)
+        self.window = None
         self.melds[seat].append(meld)
         self.sizes[seat] -= len(taken)
         if seat == self.seat:
@@ -910,6 +927,154 @@ class SeatView:
                 break
         self._called(p)
 
+    # -- what cannot come now --
+    def held(self, seat: int) -> int:
+        """Tiles ``seat`` holds, a meld counted as 3: ``HELD`` on its turn, one fewer otherwise."""
+        return self.sizes[seat] + 3 * len(self.melds[seat])
+
+    def refusal(self, msg: Message) -> str | None:
+        """Why a message of the hand cannot come now (None: it can). Only what the seat can
+        check from its own view: the turn, the open discard, its own tiles, the counts."""
+        check = _REFUSALS.get(type(msg))
+        return check(self, msg) if check is not None else None
+
+    def _deal_refusal(self, msg: InitCard) -> str | None:
+        want = HAND_SIZE + (self.seat == self.cfg.dealer)
+        if len(msg.tiles) != want:
+            return f"seat {self.seat} is dealt {want} tiles (the dealer 17, others 16), not {len(msg.tiles)}"
+        return self._tiles_refusal(msg.tiles)
+
+    def _draw_refusal(self, msg: Mo | Draw) -> str | None:
+        seat = self.seat if isinstance(msg, Mo) else msg.seat
+        if isinstance(msg, Draw) and seat == self.seat:
+            return "a seat's own draws come as /mo, with the tile"
+        if self.held(seat) >= HELD:
+            return f"seat {seat} holds {self.held(seat)} tiles: it discards before it draws again"
+        if self.tail <= self.head:
+            return "the wall is empty"
+        return self._tiles_refusal([msg.tile], self.hand) if isinstance(msg, Mo) else None
+
+    def _flower_refusal(self, msg: Flower) -> str | None:
+        if not self.cfg.flowers:
+            return "flowers are not in play (the rules say flowers=false)"
+        if any(msg.flower in f for f in self.flowers):
+            return f"flower {_entry(FLOWER_BASE + msg.flower)} was shown already"
+        return None
+
+    def _throw_refusal(self, msg: Throw) -> str | None:
+        return self._turn_refusal(msg.seat) or self._own_refusal(msg.seat, msg.tile, 1, "discard")
+
+    def _kong_refusal(self, msg: Kong) -> str | None:
+        if msg.kind == "exposed":
+            return self._claim_refusal(msg)
+        if why := self._turn_refusal(msg.seat):
+            return why
+        if msg.kind == "added":
+            return self._added_refusal(msg.seat, msg.tile)
+        return self._own_refusal(msg.seat, msg.tile, 4, "concealed kong")
+
+    def _ask_turn_refusal(self, msg: AskTurn) -> str | None:
+        if why := self._turn_refusal(self.seat):
+            return why
+        for a in msg.options:  # an option the hand cannot make would mislead the agent
+            why = None
+            if CONCEALED_KONG <= a < ADDED_KONG:
+                why = self._own_refusal(self.seat, a - CONCEALED_KONG, 4, "kong")
+            elif ADDED_KONG <= a < WIN:
+                why = self._added_refusal(self.seat, a - ADDED_KONG)
+            if why:
+                return f"offers {why}"
+        return None
+
+    def _ask_window_refusal(self, msg: AskClaim | AskRob) -> str | None:
+        me = self.seat
+        if msg.source == me:
+            return f"seat {me} is asked to claim its own tile"
+        if self.held(me) != HELD - 1:
+            return f"seat {me} holds {self.held(me)} tiles: it is on its turn, not waiting"
+        if isinstance(msg, AskRob):
+            if self.pending_kong != (msg.source, msg.tile):
+                return f"seat {msg.source} declared no added kong of {tile_name(msg.tile)} to rob"
+            return None
+        if self.window != (msg.source, msg.tile):
+            return f"there is no open discard of {tile_name(msg.tile)} by seat {msg.source}"
+        return self._offer_refusal(msg)
+
+    def _tiles_refusal(self, tiles: Sequence[int], hand: Sequence[int] | None = None) -> str | None:
+        """More than four of a kind, or a flower twice, in ``tiles`` (plus ``hand``)."""
+        counts = list(hand or [0] * NUM_KINDS) + [0] * NUM_FLOWERS
+        for t in tiles:
+            if t >= FLOWER_BASE and not self.cfg.flowers:
+                return f"{_entry(t)} is a flower, and flowers are not in play"
+            counts[t] += 1
+            if counts[t] > (1 if t >= FLOWER_BASE else 4):
+                return f"seat {self.seat} would hold {_COUNT_WORDS[counts[t]]} {_entry(t)}"
+        return None
+
+    def _turn_refusal(self, seat: int) -> str | None:
+        if seat != self.turn:
+            return f"it is not seat {seat}'s turn (seat {self.turn} drew or claimed last)"
+        if self.held(seat) != HELD:
+            return f"seat {seat} holds {self.held(seat)} tiles; on its turn it holds {HELD} (it draws first)"
+        return None
+
+    def _own_refusal(self, seat: int, tile: int, need: int, what: str) -> str | None:
+        """This seat's own move needs ``need`` of ``tile`` in its hand (others' are not seen)."""
+        if seat != self.seat:
+            return None
+        if tile < 0:
+            return f"a {what} of this seat names its tile"
+        have = self.hand[tile]
+        if have < need:
+            holds = "does not hold" if not have else f"holds {have} of"
+            return f"a {what} of {tile_name(tile)}, but seat {seat} {holds} {tile_name(tile)}"
+        return None
+
+    def _added_refusal(self, seat: int, tile: int) -> str | None:
+        if not any(m.type == MeldType.PUNG and m.tile == tile for m in self.melds[seat]):
+            return f"an added kong of {tile_name(tile)}, but seat {seat} has no pung of it"
+        return self._own_refusal(seat, tile, 1, "added kong")
+
+    def _claim_refusal(self, msg: Pung | Chow | Kong) -> str | None:
+        """A claim needs the discard still open, a waiting claimer and (its own) the tiles."""
+        seat, source = msg.seat, msg.source
+        if self.window is None or self.window[0] != source:
+            return f"there is no open discard by seat {source} to claim"
+        tile = self.window[1]
+        if source == seat:
+            return f"seat {seat} claims its own discard"
+        if self.held(seat) != HELD - 1:
+            return f"seat {seat} holds {self.held(seat)} tiles: it is on its turn, not waiting"
+        if isinstance(msg, Chow):
+            if seat != (source + 1) % NUM_PLAYERS:
+                return f"only seat {(source + 1) % NUM_PLAYERS}, the next, may chow seat {source}'s discard"
+            if tile not in (msg.low, msg.low + 1, msg.low + 2):
+                return f"the chow {_chow_tiles(msg.low)} does not hold the discard {tile_name(tile)}"
+            for k in {msg.low, msg.low + 1, msg.low + 2} - {tile}:
+                if why := self._own_refusal(seat, k, 1, f"chow {_chow_tiles(msg.low)}"):
+                    return why
+            return None
+        if msg.tile != tile:
+            return f"seat {source}'s open discard is {tile_name(tile)}, not {tile_name(msg.tile)}"
+        return self._own_refusal(seat, tile, 3 if isinstance(msg, Kong) else 2, type(msg).__name__.lower())
+
+    def _offer_refusal(self, ask: AskClaim) -> str | None:
+        """A claim offered that this seat's hand cannot make."""
+        t = ask.tile
+        for a in ask.options:
+            if a == PUNG and (why := self._own_refusal(self.seat, t, 2, "pung")):
+                return f"offers {why}"
+            if a == KONG and (why := self._own_refusal(self.seat, t, 3, "kong")):
+                return f"offers {why}"
+            if a in (CHOW_LOW, CHOW_MID, CHOW_HIGH):
+                low = t - (a - CHOW_LOW)
+                if self.seat != (ask.source + 1) % NUM_PLAYERS:
+                    return f"offers a chow, but only the next seat may chow seat {ask.source}'s discard"
+                for k in {low, low + 1, low + 2} - {t}:
+                    if why := self._own_refusal(self.seat, k, 1, f"chow {_chow_tiles(low)}"):
+                        return f"offers {why}"
+        return None
+
     # -- decisions --
     def observation(self, ask: Ask) -> MahjongObservation:
         """This seat's observation at ``ask``, as the engine would give it."""
@@ -952,6 +1117,12 @@ class SeatView:
         self.lock |= bit
 
 
+_REFUSALS: dict[type, Callable[[SeatView, Any], str | None]] = {
+    InitCard: SeatView._deal_refusal, Mo: SeatView._draw_refusal, Draw: SeatView._draw_refusal,
+    Flower: SeatView._flower_refusal, Throw: SeatView._throw_refusal, Pung: SeatView._claim_refusal,
+    Chow: SeatView._claim_refusal, Kong: SeatView._kong_refusal, AskTurn: SeatView._ask_turn_refusal,
+    AskClaim: SeatView._ask_window_refusal, AskRob: SeatView._ask_window_refusal,
+}
 _HANDLERS: dict[type, Callable[[SeatView, Any], None]] = {
     Start: SeatView._start, Rules: SeatView._rules, InitGame: SeatView._init_game,
     InitCard: SeatView._init_card, Mo: SeatView._mo, Draw: SeatView._draw, Flower: SeatView._flower,
@@ -978,6 +1149,9 @@ class MahjongBot:
         self.view = SeatView()
         self.decisions = decisions
         self.done = False
+        self.stage = "new"
+        """Where the conversation is: new (before /start), table (between hands), init (after
+        /initGame, before /initCard), hand; each admits only some messages (_ADMITS)."""
 
     @classmethod
     def from_spec(cls, spec: str, seed: int = 0) -> MahjongBot:
@@ -986,8 +1160,23 @@ class MahjongBot:
         return cls(REGISTRY.make(spec, seed=seed), name=f"paiju-{spec}")
 
     def handle(self, line: str) -> str | None:
-        """Read one referee line; the answer line for ``/start`` and ``/ask``, else None."""
+        """Read one referee line; the answer line for ``/start`` and ``/ask``, else None.
+
+        Raises:
+            InvalidNotationError: the line is no message.
+            IllegalMoveError: a message that cannot come now (before its prerequisite, or one
+                the seat's own view contradicts), naming the line and why.
+        """
+        line = line.rstrip("\r\n")
+        if self.done:
+            raise _out_of_order(line, "nothing comes after /quit")
         msg = parse_message(line)
+        if not isinstance(msg, _ADMITS[self.stage]):
+            raise _out_of_order(line, f"{msg.verb} {_STAGE_WORDS[self.stage]}")
+        why = self.view.refusal(msg) if self.stage in ("init", "hand") else None
+        if why is not None:
+            raise _out_of_order(line, why)
+        self.stage = _NEXT_STAGE.get(type(msg), self.stage)
         if isinstance(msg, Quit):
             self.done = True
             return None
@@ -1005,17 +1194,36 @@ class MahjongBot:
         return None
 
     def serve(self, stdin: IO[str], stdout: IO[str]) -> None:
-        """Answer the referee until ``/quit`` or the end of the input."""
+        """Answer the referee until ``/quit`` or the end of the input; a bad line raises."""
         while not self.done:
-            line = stdin.readline()
+            try:
+                line = stdin.readline(MAX_MESSAGE + 1)
+            except UnicodeDecodeError as err:
+                raise InvalidNotationError(f"a referee line is not UTF-8 ({err.reason})") from None
             if not line:
                 return
+            if len(line) > MAX_MESSAGE:
+                raise InvalidNotationError(f"a referee line longer than {MAX_MESSAGE} characters")
             if not line.strip():
                 continue
             answer = self.handle(line)
             if answer is not None:
                 stdout.write(answer + "\n")
                 stdout.flush()
+
+
+_TABLE_MESSAGES = (Start, Quit, ForfeitNotice, End)
+"""Admitted whenever the bot has started: a restart, the end, a forfeit (also between hands:
+a bot that fails to start forfeits the hand before its /initGame)."""
+_ADMITS: dict[str, tuple[type, ...]] = {
+    "new": (Start, Quit),
+    "table": (*_TABLE_MESSAGES, Rules, InitGame),
+    "init": (*_TABLE_MESSAGES, InitCard),
+    "hand": (*_TABLE_MESSAGES, Flower, Mo, Draw, Throw, Pung, Chow, Kong, AskTurn, AskClaim, AskRob, Win),
+}
+_STAGE_WORDS = {"new": "before /start", "table": "between hands (before /initGame)",
+                "init": "before /initCard", "hand": "during a hand"}
+_NEXT_STAGE: dict[type, str] = {Start: "table", InitGame: "init", InitCard: "hand", End: "table"}
 
 
 # ---- the referee's side: bots as links -----------------------------------------------------------
