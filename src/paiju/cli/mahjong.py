@@ -327,7 +327,7 @@ def score(
 ) -> None:
     """Score a finished hand: every tai line, the total and each seat's payment.
 
-    The notation is in docs/mahjong-score.md. Example: paiju mahjong score 23456789m234p678s
+    The notation is in docs/mahjong-score.md. Example: paiju mahjong score 23456789m234p66s
     --win 1m --melds 555z --discarder 2
     """
     from paiju.cli.validate import game_options
