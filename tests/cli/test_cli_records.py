@@ -191,3 +191,64 @@ def test_replay_indices_replays_each_named_game_once(
 ) -> None:
     code, out, _ = _run(["records", "replay", str(arena_run / "ddz"), "-i", "3,1-2,2", "--json"], capsys)
     assert code == 0 and [c["game_index"] for c in json.loads(out)] == [3, 1, 2]
+
+
+BOT = "/home/someone/.venv/bin/python -m paiju.cli.main mahjong bot --agent {}"
+LONG = "expectimax-ddqn:value_model=/home/someone/models/value-net-2024.pt,leaf=draw"
+
+
+@pytest.fixture
+def referee_like(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A run shaped like `paiju mahjong referee`'s: four long bot commands, a forfeit in `extra`
+    (the referee's own record fields: seat, bot, reason)."""
+    bots = [BOT.format(a) for a in ("greedy", LONG, "greedy", "random")]
+    forfeit = {"seat": 3, "bot": 3, "reason": "illegal move 'discard 9z' (asked '/ask discard')"}
+    rows = [
+        {"game": "mahjong", "returns": [-16000.0, 5333.33, 5333.33, 5333.34], "agents": bots,
+         "moves": ["deal", "discard 1m"], "move_players": [-1, 0], "extra": {"forfeit": forfeit}},
+        {"game": "mahjong", "returns": [0, 0, 0, 0], "agents": bots, "extra": {"forfeit": None}},
+    ]
+    src = tmp_path / "referee.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert run(["records", "import", str(src), str(tmp_path / "ref")]) == 0
+    capsys.readouterr()
+    return tmp_path / "ref"
+
+
+def test_show_names_a_forfeit_and_its_reason(referee_like: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["records", "show", str(referee_like), "0"], capsys)
+    assert code == 0
+    assert "forfeit: seat 3: illegal move 'discard 9z' (asked '/ask discard')" in out.splitlines()
+    code, out, _ = _run(["records", "show", str(referee_like), "1"], capsys)
+    assert code == 0 and "forfeit" not in out
+
+
+def test_list_keeps_lines_short_with_long_agent_specs_full_in_json(
+    referee_like: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: each game line held the four bot commands in full (~300 columns)."""
+    code, out, _ = _run(["records", "list", str(referee_like)], capsys)
+    assert code == 0
+    lines = out.splitlines()[1:]  # the header names the folder, as long as the user's path
+    assert lines and all(len(ln) <= 100 for ln in lines), [len(ln) for ln in lines]
+    games = [ln for ln in lines if ln.lstrip().startswith("game ")]
+    assert len(games) == 2 and all("returns [" in ln and "moves" in ln for ln in games)
+    # the long specs are named once, by a short label; each label's line keeps what tells the
+    # seats apart (the end of the command)
+    legend = {ln.split()[0]: ln for ln in lines if ln.lstrip().startswith("#")}
+    assert sorted(legend) == ["#1", "#2", "#3"]
+    assert legend["#1"].split(None, 1)[1] == BOT.format("greedy")  # short enough: whole
+    assert legend["#3"].split(None, 1)[1] == BOT.format("random")
+    assert legend["#2"].endswith("value-net-2024.pt,leaf=draw") and "…" in legend["#2"]
+    assert legend["#2"].split()[1] == "/home/someone/.venv/bin/python"
+    assert all("#1,#2,#1,#3" in ln for ln in games)
+    code, out, _ = _run(["records", "list", str(referee_like), "--json"], capsys)
+    (summary,) = json.loads(out)
+    assert summary["first_games"][0]["agents"][1] == BOT.format(LONG)
+
+
+def test_list_shows_short_agent_specs_in_the_game_line(
+    arena_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(["records", "list", str(arena_run / "ddz")], capsys)
+    assert code == 0 and "  greedy,random,random  returns [" in out and "#1" not in out

@@ -143,17 +143,44 @@ def list_command(
         _say(
             f"{s['path']}: run {s['run_id'] or '-'} ({s['kind'] or 'records'}), {s['games']} games of {names}"
         )
-        for g in s["first_games"]:
-            score = "" if g["score"] is None else f" score {g['score']:g}"
-            returns = " ".join(f"{r:g}" for r in g["returns"])
-            agents = ",".join(g["agents"] or []) or "-"
-            _say(
-                f"  game {g['game_index']:>6}  deal {g['deal_index']:>6}  {agents}"
-                f"  returns [{returns}]{score}"
-                f"  {g['moves'] or 0} moves"
-            )
+        lines = [_game_line(g, ",".join(g["agents"] or []) or "-") for g in s["first_games"]]
+        if any(len(line) > LINE_WIDTH for line in lines):
+            # long specs (a referee's bot commands): each named once by a label, within the width
+            labels: dict[str, str] = {}
+            for g in s["first_games"]:
+                for spec in g["agents"] or []:
+                    labels.setdefault(spec, f"#{len(labels) + 1}")
+            for spec, label in labels.items():
+                _say(f"  {label} {_abbreviate(spec, LINE_WIDTH - 3 - len(label))}")
+            lines = [
+                _game_line(g, ",".join(labels[a] for a in g["agents"] or []) or "-") for g in s["first_games"]
+            ]
+        for line in lines:
+            _say(line)
         if s["games"] > len(s["first_games"]):
             _say(f"  ... {s['games'] - len(s['first_games'])} more (--limit)")
+
+
+LINE_WIDTH = 100
+"""Columns a `records list` line keeps within (the full agent specs are in --json)."""
+
+
+def _game_line(g: dict[str, Any], agents: str) -> str:
+    score = "" if g["score"] is None else f" score {g['score']:g}"
+    returns = " ".join(f"{r:g}" for r in g["returns"])
+    return (
+        f"  game {g['game_index']:>6}  deal {g['deal_index']:>6}  {agents}"
+        f"  returns [{returns}]{score}  {g['moves'] or 0} moves"
+    )
+
+
+def _abbreviate(text: str, width: int) -> str:
+    """``text`` within ``width`` columns: its start and its longer end (where a bot command
+    names its agent) around an ellipsis."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 3
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
 
 def transcript(row: dict[str, Any]) -> list[str]:
@@ -181,10 +208,29 @@ def transcript(row: dict[str, Any]) -> list[str]:
         else:
             role = f" {roles[player]}" if player < len(roles) else ""
             lines.append(f"{n:>4}  seat {player}{role:<9} {move}")
+    forfeit = _forfeit(row)
+    if forfeit is not None:  # the referees' record of a bot that broke the protocol
+        reason = forfeit.get("reason", "(no reason recorded)")
+        lines.append(f"forfeit: seat {forfeit.get('seat', '?')}: {reason}")
     returns = " ".join(f"{r:g}" for r in row["returns"])
     score = "" if row["score"] is None else f", score {row['score']:g} ({row['scoring_rule']})"
     lines.append(f"returns: [{returns}]{score}")
     return lines
+
+
+def _forfeit(row: dict[str, Any]) -> dict[str, Any] | None:
+    """``extra.forfeit`` of a refereed game (mahjong referee, Botzone judge), if any."""
+    from paiju.core.errors import CorruptRecordError
+
+    if not row.get("extra"):
+        return None
+    try:
+        extra = json.loads(row["extra"])
+    except json.JSONDecodeError as err:
+        where = f"game {row['game_index']}"
+        raise CorruptRecordError(f"{where}: column 'extra' is not JSON ({err.msg})") from None
+    forfeit = extra.get("forfeit") if isinstance(extra, dict) else None
+    return forfeit if isinstance(forfeit, dict) else None
 
 
 @app.command("show")
