@@ -327,3 +327,37 @@ def test_the_console_script_answers_one_request_in_a_fresh_process() -> None:
     assert done.returncode == 0, done.stderr
     (line,) = done.stdout.splitlines()
     assert cards_text(json.loads(line)["response"]) == "4"
+
+
+# ---- a history that is no legal game: one line naming the entry, exit 2 --------------------------
+LEAD3 = {"own": FARMER_A, "history": [[], [0]], "publiccard": PUBLIC}  # the landlord led a 3
+OWN17 = ids("33445566778899TTJ")
+
+
+@pytest.mark.parametrize(
+    ("requests", "responses", "fragments"),
+    [
+        ([{**LEAD3, "history": [[], [0, 4]]}], [], ["request 0 history[1]", "'34'", "no Dou Dizhu move"]),
+        ([LEAD3, {"history": [[], [1]]}], [[7]], ["request 1 history[1]", "'3'", "does not beat '4'"]),
+        ([LEAD3, {"history": [[], [48]]}], [[7, 9]], ["response 0", "'45'", "no Dou Dizhu move"]),
+        ([LEAD3, {"history": [[], [0]]}], [[7]], ["request 1 history[1]", "played already"]),
+        ([{**LEAD3, "history": [[], [7]]}], [], ["request 0 history[1]", "this bot holds"]),
+        ([LEAD3, {"history": [[], []]}], [[]], ["request 1 history[1]", "passes on a free lead"]),
+        ([{"own": HANDS[2], "history": [[0], [40]], "publiccard": PUBLIC}], [],
+         ["request 0 history[1]", "public cards"]),
+        ([{**LEAD3, "history": [[5], [0]], "landlord": 0, "pos": 1}], [],
+         ["request 0 history[0]", "before the game began"]),
+        ([{"own": OWN17, "bid": [2, 1]}], [], ["request 0 bid[1]", "1 after 2"]),
+        ([{"own": OWN17, "bid": [3]}], [], ["request 0 bid[0]", "ended the bidding"]),
+    ],
+)
+def test_a_history_that_is_no_legal_game_is_one_line_exit_2(
+    requests: list, responses: list, fragments: list[str], monkeypatch, capsys
+) -> None:
+    """Oracle: Botzone's judge rule and the cards dealt (docs/botzone.md): an entry no judge
+    would accept is named (request/response index, the move, why), never followed silently."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"requests": requests, "responses": responses})))
+    assert run(["botzone", "ddz", "--agent", "greedy"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert all(f in err for f in fragments), err

@@ -236,6 +236,8 @@ class PlayView:
     kitty: list[int]
     plays: list[tuple[int, list[int]]]
     bid: int
+    where: list[str]
+    """Per play, the entry of the input it came from: ``request 2 history[1]``, ``response 1``."""
 
 
 def _play_view(requests: list[dict[str, Any]], responses: list[Any]) -> PlayView:
@@ -263,17 +265,96 @@ def _play_view(requests: list[dict[str, Any]], responses: list[Any]) -> PlayView
             f"'own' gives {len(own)} cards; seat {seat} from the landlord holds {HAND_SIZES[seat]}"
         )
     plays: list[tuple[int, list[int]]] = []
+    where: list[str] = []
     for n, i in enumerate(indices):
         history = requests[i].get("history")
         if not isinstance(history, list) or len(history) != 2:
             raise InvalidNotationError(f"request {i}: 'history' must be [two seats before, previous player]")
-        for k, moved in enumerate(history[2 - seat :] if n == 0 else history):
-            who = (seat + k + (3 - seat if n == 0 else 1)) % 3
-            plays.append((who, _ids(moved, f"request {i} history")))
+        for k, moved in enumerate(history):
+            who = (seat + k + 1) % 3
+            ids = _ids(moved, f"request {i} history[{k}]")
+            if n == 0 and k < 2 - seat:  # the seats before the landlord's first play: nothing yet
+                if ids:
+                    raise IllegalMoveError(
+                        f"request {i} history[{k}]: seat {who} ({_ROLES[who]}) plays {cards_text(ids)!r} "
+                        "before the game began (the landlord plays first)"
+                    )
+                continue
+            plays.append((who, ids))
+            where.append(f"request {i} history[{k}]")
         if i < len(responses):
             plays.append((seat, _ids(responses[i], f"response {i}")))
+            where.append(f"response {i}")
     final = first.get("finalbid", 1)
-    return PlayView(seat, own, kitty, plays, final if isinstance(final, int) and 1 <= final <= 3 else 1)
+    bid = final if isinstance(final, int) and 1 <= final <= 3 else 1
+    view = PlayView(seat, own, kitty, plays, bid, where)
+    check_history(view)
+    return view
+
+
+_ROLES = ("the landlord", "farmer A", "farmer B")
+
+
+def _cards_refusal(view: PlayView, who: int, cards: set[int], played: set[int]) -> str | None:
+    """Why seat ``who`` cannot play ``cards``: played before, or known to be elsewhere."""
+    own, kitty = set(view.own), set(view.kitty)
+    if cards & played:
+        return f"but {cards_text(sorted(cards & played))!r} was played already"
+    if who == view.seat and not cards <= own:
+        return f"cards this bot does not hold ({cards_text(sorted(cards - own))!r})"
+    if who != view.seat and cards & own:
+        return f"but this bot holds {cards_text(sorted(cards & own))!r}"
+    if who != 0 and cards & kitty:
+        return f"but {cards_text(sorted(cards & kitty))!r} are the landlord's public cards"
+    return None
+
+
+def check_history(view: PlayView) -> None:
+    """Every play of the history must be one Botzone's judge accepts (:func:`judge_combo`,
+    :func:`judge_beats`), of cards its player can hold, in a game not yet over.
+
+    Raises:
+        IllegalMoveError: naming the entry (``request 1 history[0]``, ``response 2``), the
+            seat, the cards and why.
+    """
+    played: set[int] = set()
+    holds: list[set[int]] = [set(view.kitty), set(), set()]  # what each seat is known to hold
+    holds[view.seat] |= set(view.own)
+    lead: tuple[Combo, str] | None = None
+    passes = 0
+    out: str | None = None
+    for (who, ids), where in zip(view.plays, view.where, strict=True):
+        text = cards_text(ids)
+        if out is not None:
+            raise IllegalMoveError(f"{where}: a play after the game ended ({out})")
+
+        def bad(why: str, who: int = who, text: str = text, where: str = where) -> IllegalMoveError:
+            return IllegalMoveError(f"{where}: seat {who} ({_ROLES[who]}) plays {text!r}, {why}")
+
+        cards = set(ids)
+        if why := _cards_refusal(view, who, cards, played):
+            raise bad(why)
+        combo = judge_combo(level_counts(ids))
+        if combo is None:
+            raise bad("which is no Dou Dizhu move (Botzone's judge refuses it)")
+        if combo.kind == "pass":
+            if lead is None:
+                raise IllegalMoveError(f"{where}: seat {who} ({_ROLES[who]}) passes on a free lead")
+            passes += 1
+            if passes == 2:  # both others passed: the last player leads again
+                lead, passes = None, 0
+        else:
+            if lead is not None and not judge_beats(lead[0], combo):
+                raise bad(f"which does not beat {lead[1]!r}")
+            lead, passes = (combo, text), 0
+        holds[who] |= cards
+        if len(holds[who]) > HAND_SIZES[who]:
+            raise bad(f"but it holds only {HAND_SIZES[who]} cards")
+        played |= cards
+        if sum(1 for c in played if c in holds[who]) == HAND_SIZES[who]:
+            out = f"seat {who} played its last card at {where}"
+    if out is not None:
+        raise IllegalMoveError(f"the history ends the game ({out}): there is no turn to answer")
 
 
 def spread_cards(known: list[set[int]], sizes: Sequence[int], seed: int) -> list[list[int]]:
@@ -343,8 +424,19 @@ class BotzoneBot:
         state = self.bid_game.new_state_from_deal(
             Deal([cards_text(h) for h in hands], kitty=cards_text(kitty))
         )
-        for b in bids:
-            state.apply(Bid(b) if Bid(b) in state.legal_actions() else Bid(0))
+        for j, b in enumerate(bids):
+            if state.phase != "bidding":
+                raise IllegalMoveError(f"request {turn - 1} bid[{j - 1}]: a bid of 3 ended the bidding")
+            if Bid(b) not in state.legal_actions():
+                raise IllegalMoveError(
+                    f"request {turn - 1} bid[{j}]: a bid of {b} after {max(bids[:j])} "
+                    "(a seat passes with 0 or bids more than the highest bid)"
+                )
+            state.apply(Bid(b))
+        if state.phase != "bidding":
+            raise IllegalMoveError(
+                f"request {turn - 1} bid[{len(bids) - 1}]: a bid of 3 ended the bidding: no bid to answer"
+            )
         choice = self.agent.act(state.observation(seat), state.legal_actions())
         return int(choice.value) if isinstance(choice, Bid) else 0
 
