@@ -170,3 +170,28 @@ def test_paiju_bots_play_many_games_through_the_judge(bidding: bool) -> None:
     for r in results:
         assert r.forfeit is None, r.forfeit
         _check_game(r.as_dict(), n_bids=1 if bidding else 0)
+
+
+def test_the_report_says_honestly_when_a_role_has_no_or_one_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """One game: bot 0 is the landlord, bots 1 and 2 never are, every row has at most one
+    game. Oracle: no interval exists for 0 games, none for a mean of 1; the text says so and
+    the JSON (strict: NaN and Infinity are not JSON) holds null."""
+    commands = [bot("minimal")] * 3
+    assert run(["botzone", "judge", *commands, "-n", "1", "--keep-running", "-t", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower() and "inf" not in out.lower()
+    lines = [line for line in out.splitlines() if line.startswith("│ bot")]
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in lines]
+    never = [r for r in rows if r[2] == "0"]  # the landlord row of bots 1 and 2, farmer of 0
+    assert len(never) == 3 and all(r[3] == r[4] == "—" for r in never)
+    assert sum(r[4].endswith("(1 game)") for r in rows) == 6  # each bot's one role and its "all"
+
+    def strict(token: str) -> None:
+        raise AssertionError(f"{token} in --json output")
+
+    assert run(["botzone", "judge", *commands, "-n", "1", "--keep-running", "-t", "20", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out, parse_constant=strict)["report"]
+    empty = [r for r in report if r["wp"]["n"] == 0]
+    assert len(empty) == 3 and all(r["wp"]["value"] is None and r["adp"]["low"] is None for r in empty)
+    one = [r for r in report if r["adp"]["n"] == 1]
+    assert len(one) == 6 and all(r["adp"]["value"] is not None and r["adp"]["high"] is None for r in one)

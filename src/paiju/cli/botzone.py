@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from paiju.cli.validate import MAX_SEED, LimitsHelpCommand, agents_help, output_dir
+
+if TYPE_CHECKING:
+    from paiju.core.stats import Estimate
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -52,6 +55,20 @@ def ddz_command(
     from paiju.interop.botzone import BotzoneBot
 
     BotzoneBot(agent, seed=seed, wing_rule=wings).serve(sys.stdin, sys.stdout, keep_running)
+
+
+def _wp_text(wp: Estimate) -> str:
+    if wp.n == 0:
+        return "—"  # the bot never played this role
+    return f"{wp.value:.1%} [{wp.low:.1%}, {wp.high:.1%}]"
+
+
+def _adp_text(adp: Estimate) -> str:
+    if adp.n == 0:
+        return "—"
+    if adp.n == 1:  # one game gives a mean but no interval
+        return f"{adp.value:+.2f} (1 game)"
+    return f"{adp.value:+.2f} ± {adp.half_width:.2f}"
 
 
 @app.command("judge")
@@ -111,8 +128,8 @@ def judge_command(
             f"bot {i // 3}",
             s.role,
             str(s.wp.n),
-            f"{s.wp.value:.1%} [{s.wp.low:.1%}, {s.wp.high:.1%}]",
-            f"{s.adp.value:+.2f} ± {s.adp.half_width:.2f}",
+            _wp_text(s.wp),
+            _adp_text(s.adp),
             str(s.forfeits),
         )
     for k, command in enumerate(bots):
