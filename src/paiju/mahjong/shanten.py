@@ -24,10 +24,11 @@ distance to "m sets (+ a pair)" for m = 0..5, built with a few vectorised numpy 
 (the 1.95 million suit vectors have only 198 distinct rows). A hand's distance is the
 min-plus combination of its four suit rows; those combinations close after 130 more rows, so
 all of them fit three small tables too. Suit tables and combination tables are built ahead of
-time and shipped (``shanten_tables.xz``, 41 kB, read in ~5 ms at the first query; regenerate
-with ``scripts/build_shanten_tables.py``): a lookup is then four memo hits and three array
-indexings, from the first call (``benchmarks/mahjong_shanten.py`` and
-``benchmarks/first_call.py`` compare the speed with the ``mahjong`` package).
+time and shipped (``shanten_tables.xz``, 37 kB, read in ~3 ms at the first query, the suit
+table split at ranks 7/8 to keep it small; regenerate with ``scripts/build_shanten_tables.py``):
+a lookup is then four memo hits and three array indexings, from the first call
+(``benchmarks/mahjong_shanten.py`` and ``benchmarks/first_call.py`` compare the speed with the
+``mahjong`` package).
 """
 
 from __future__ import annotations
@@ -148,9 +149,16 @@ def _combine(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 TABLE_FILE = Path(__file__).with_name("shanten_tables.xz")
 """The shipped tables (:func:`write_tables` makes it; ``scripts/build_shanten_tables.py``)."""
-_MAGIC = b"paiju shanten tables 2\n"
+_MAGIC = b"paiju shanten tables 3\n"
 _SUIT_SIZE = (COPIES + 1) ** 9
 _HONOUR_SIZE = (COPIES + 1) ** 7
+_TAIL = (COPIES + 1) ** 2
+"""Count vectors of a suit's last two ranks (8 and 9): the shipped suit table is split there.
+
+Of the 5^7 vectors of ranks 1-7 only 2,914 behave differently (give a different row for some
+ranks 8-9), so the file holds a class id per head (5^7) and a row id per class and tail
+(2,914 x 25): 0.23 MB instead of the 1.95 MB table, which xz then reads in a third of the time.
+"""
 
 
 def _combination_tables(rows: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], bytes, bytes, bytes]:
@@ -199,27 +207,45 @@ def _combination_tables(rows: list[tuple[int, ...]]) -> tuple[list[tuple[int, ..
     return new_rows, ids(first), ids(second), final.tobytes()
 
 
+def _split_suit_table(suit_ids: array) -> tuple[int, bytes, bytes]:
+    """The suit table as classes of its heads (ranks 1-7) and rows per class and tail (8-9).
+
+    Returns the number of classes, the class id of every head (2 bytes, little-endian, base-5
+    order) and the row id of every class and tail (``tail[c * 25 + t]``). Two heads share a
+    class when they give the same row for every tail, so ``tail[head_class[i // 25] * 25 + i %
+    25] == suit_ids[i]`` for every index (classes numbered in the sorted order of their rows).
+    """
+    import numpy as np
+
+    by_head = np.frombuffer(suit_ids.tobytes(), dtype=np.uint8).reshape(-1, _TAIL)
+    classes, head_class = np.unique(by_head, axis=0, return_inverse=True)
+    return len(classes), head_class.reshape(-1).astype("<u2").tobytes(), classes.tobytes()
+
+
 def table_bytes() -> bytes:
     """The tables as the shipped file holds them, uncompressed, from a fresh build.
 
-    Layout: a magic line; the number of distinct rows of the suit and honour tables (2 bytes,
-    little-endian) and of the rows their combinations add (2 bytes); every row as ``_NCLS``
-    bytes; one row id byte per suit vector (5^9, base-5 order) and per honour vector (5^7);
-    then the three combination tables of :func:`_combination_tables`. Row ids of the suit
-    and honour tables fit a byte: there are under 200 distinct rows.
+    Layout: a magic line; the number of distinct rows of the suit and honour tables, of the
+    rows their combinations add and of the suit table's head classes (2 bytes each,
+    little-endian); every row as ``_NCLS`` bytes; the suit table split by
+    :func:`_split_suit_table` (a class per head, a row id per class and tail); one row id byte
+    per honour vector (5^7, base-5 order); then the three combination tables of
+    :func:`_combination_tables`. Row ids of the suit and honour tables fit a byte: there are
+    under 200 distinct rows.
     """
     tables = ShantenTables(load=False)
     rows = tables.rows[: tables.n_base]
     if len(rows) > 255:
         raise AssertionError(f"{len(rows)} distinct rows do not fit the one-byte row ids")
     new_rows, first, second, final = _combination_tables(rows)
-    header = _MAGIC + len(rows).to_bytes(2, "little") + len(new_rows).to_bytes(2, "little")
+    n_class, head_class, tail = _split_suit_table(tables.suit_ids)
+    header = _MAGIC + b"".join(n.to_bytes(2, "little") for n in (len(rows), len(new_rows), n_class))
     flat = bytes(v for row in rows + new_rows for v in row)
-    return header + flat + tables.suit_ids.tobytes() + tables.honour_ids.tobytes() + first + second + final
+    return header + flat + head_class + tail + tables.honour_ids.tobytes() + first + second + final
 
 
 def write_tables(path: Path = TABLE_FILE) -> None:
-    """Write the shipped table file (xz: about 0.1 MB, read in a few milliseconds)."""
+    """Write the shipped table file (xz: about 37 kB, read in a few milliseconds)."""
     import lzma
 
     path.write_bytes(lzma.compress(table_bytes(), preset=9))
@@ -239,24 +265,24 @@ class _Shipped:
         n = len(_MAGIC)
         if data[:n] != _MAGIC:
             raise ValueError("not a paiju shanten table file")
-        n_base = int.from_bytes(data[n : n + 2], "little")
-        n_new = int.from_bytes(data[n + 2 : n + 4], "little")
+        n_base, n_new, n_class = (int.from_bytes(data[i : i + 2], "little") for i in range(n, n + 6, 2))
         n_all = n_base + n_new
         sizes = (
-            n_all * _NCLS, _SUIT_SIZE, _HONOUR_SIZE, 2 * n_base * n_base, 2 * n_all * n_base,
-            n_all * n_base * (MAX_SETS + 1),
+            n_all * _NCLS, 2 * (_SUIT_SIZE // _TAIL), n_class * _TAIL, _HONOUR_SIZE, 2 * n_base * n_base,
+            2 * n_all * n_base, n_all * n_base * (MAX_SETS + 1),
         )
-        if len(data) != n + 4 + sum(sizes):
+        if len(data) != n + 6 + sum(sizes):
             raise ValueError("paiju shanten table file of the wrong size")
-        parts, at = [], n + 4
+        parts, at = [], n + 6
         for size in sizes:
             parts.append(data[at : at + size])
             at += size
         flat = parts[0]
         self.rows = [tuple(flat[i : i + _NCLS]) for i in range(0, len(flat), _NCLS)]
         self.n_base = n_base
-        self.suit_ids, self.honour_ids = array("B", parts[1]), array("B", parts[2])
-        self.first, self.second, self.final = _u16(parts[3]), _u16(parts[4]), array("B", parts[5])
+        self.head_class, self.tail = _u16(parts[1]), parts[2]
+        self.honour_ids = array("B", parts[3])
+        self.first, self.second, self.final = _u16(parts[4]), _u16(parts[5]), array("B", parts[6])
 
 
 def _read_tables(path: Path) -> _Shipped | None:
@@ -286,9 +312,15 @@ class ShantenTables:
         if shipped is not None:
             for row in shipped.rows:
                 self._intern(row)
+        # the suit table: whole (built here, or made from the split once a search asks for
+        # it), else as the shipped split, enough for the string API's lookups
+        self._suit_ids: array | None = None
+        self._head_class: array = array("H")
+        self._tail = b""
         if shipped is not None and len(self.rows) == len(shipped.rows):
             self.n_base = shipped.n_base
-            self.suit_ids, self.honour_ids = shipped.suit_ids, shipped.honour_ids
+            self._head_class, self._tail = shipped.head_class, shipped.tail
+            self.honour_ids = shipped.honour_ids
             self.dense: tuple[array, array, array] | None = (shipped.first, shipped.second, shipped.final)
         else:
             self.rows, self._row_ids = [], {}
@@ -297,7 +329,7 @@ class ShantenTables:
             suit = build_distance_table(9, SUIT_MELDS)
             honour = build_distance_table(7, HONOUR_MELDS)
             # array('B'): a byte per entry, and indexing returns plain ints (fast in the search)
-            self.suit_ids = array("B", self._intern_table(suit).astype(np.uint8).tobytes())
+            self._suit_ids = array("B", self._intern_table(suit).astype(np.uint8).tobytes())
             self.honour_ids = array("B", self._intern_table(honour).astype(np.uint8).tobytes())
             self.n_base = len(self.rows)
             self.dense = None
@@ -330,11 +362,32 @@ class ShantenTables:
             ids[u] = self._intern(row)
         return ids[inverse.reshape(-1)]
 
+    @property
+    def suit_ids(self) -> array:
+        """Row id of every suit vector (5^9, base-5 index): what the searches index directly.
+
+        Made from the shipped split at the first use (a few milliseconds), not at loading: the
+        string API's lookups read the split (:meth:`suit_id`).
+        """
+        if self._suit_ids is None:
+            tail = self._tail
+            rows = [tail[i : i + _TAIL] for i in range(0, len(tail), _TAIL)]
+            self._suit_ids = array("B", b"".join(map(rows.__getitem__, self._head_class)))
+        return self._suit_ids
+
+    def suit_id(self, index: int) -> int:
+        """Row id of the suit vector of base-5 index ``index`` (0 <= index < 5^9)."""
+        whole = self._suit_ids
+        if whole is not None:
+            return whole[index]
+        head, tail = divmod(index, _TAIL)
+        return self._tail[self._head_class[head] * _TAIL + tail]
+
     # -- lookups ----------------------------------------------------------------------------
     def suit_row(self, key: tuple[int, ...]) -> int:
         rid = self.suit_cache.get(key)
         if rid is None:
-            rid = self.suit_ids[_base5(key)]
+            rid = self.suit_id(_base5(key))
             self.suit_cache[key] = rid
         return rid
 
@@ -346,14 +399,19 @@ class ShantenTables:
         return rid
 
     def digit_row(self, digits: str | None, honours: bool) -> int:
-        """Row id of one suit written as its digits (None: no tile); -1 beyond four copies."""
-        width = 7 if honours else 9
-        key = [0] * width
-        for d in digits or ():
-            key[int(d) - 1] += 1
-        if max(key) > COPIES:
-            return -1
-        rid = (self.honour_row if honours else self.suit_row)(tuple(key))
+        """Row id of one suit written as its digits (None: no tile); -1 beyond four copies.
+
+        ``digits`` holds only the suit's digits (1-9, honours 1-7), in any order. A fresh
+        process meets most suits for the first time, so this is on the first call's path:
+        the base-5 index is a sum of place values (no count vector is built).
+        """
+        if digits is None:
+            index = 0
+        elif len(digits) > COPIES and max(map(digits.count, digits)) > COPIES:
+            return -1  # a fifth copy would carry into the next place value
+        else:
+            index = sum(map((_HONOUR_PLACE if honours else _SUIT_PLACE).__getitem__, digits))
+        rid = self.honour_ids[index] if honours else self.suit_id(index)
         (self.honour_digit_rows if honours else self.digit_rows)[digits] = rid
         return rid
 
@@ -468,6 +526,9 @@ class ShantenTables:
 
 _PLACES = {n: tuple((COPIES + 1) ** (n - 1 - i) for i in range(n)) for n in (7, 9)}
 """Base-5 place value of each position of a 9-kind suit and of the 7 honours."""
+_SUIT_PLACE = {str(d): (COPIES + 1) ** (9 - d) for d in range(1, 10)}
+_HONOUR_PLACE = {str(d): (COPIES + 1) ** (7 - d) for d in range(1, 8)}
+"""Place value of a digit of a suit (``"1"`` is the most significant) and of the honours."""
 
 
 def _base5(key: tuple[int, ...]) -> int:
@@ -664,9 +725,10 @@ def shanten(tiles: str) -> int:
     dense = t.dense
     m = _ONE_GROUP_PER_SUIT.fullmatch(tiles) if tiles.__class__ is str and dense is not None else None
     if m is not None and dense is not None:
-        n = len(tiles) - sum(g is not None for g in m.groups())
+        groups = m.groups()
+        n = len(tiles) - 4 + groups.count(None)  # every suit letter written is one character
         if n % 3 and 0 < n <= MAX_TILES:
-            dm, dp, ds, dz = m.groups()
+            dm, dp, ds, dz = groups
             rows = t.digit_rows
             a, b, c, z = rows.get(dm), rows.get(dp), rows.get(ds), t.honour_digit_rows.get(dz)
             if a is None:
