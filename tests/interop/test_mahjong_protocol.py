@@ -258,6 +258,7 @@ def test_a_shell_bot_plays_next_to_a_paiju_bot(tmp_path: Path) -> None:
     ("mode", "reason"),
     [
         ("crash", "crashed (exit code 3)"),
+        ("fail", "crashed (exit code 2): error: no model file runs/m.pt"),  # its last stderr line
         ("sleep", "timed out (no answer within 1 s)"),
         ("garbage", "answered garbage 'hello referee'"),
         ("illegal", "illegal claim 'win'"),
@@ -286,6 +287,14 @@ def test_a_misbehaving_bot_forfeits_the_hand_and_every_hand_is_recorded(
         assert replay_hand(r) == (True, None)
     assert run(["records", "show", str(tmp_path / "rec"), "0"]) == 0
     assert "returns: [5000 -15000 5000 5000]" in capsys.readouterr().out
+
+
+def test_a_bot_that_writes_much_to_standard_error_is_not_blocked() -> None:
+    """The referee reads a bot's standard error as it comes (keeping only its end), so a bot
+    that writes more than a pipe holds is never stuck writing it."""
+    played, stats, _ = run_referee([SHELL_BOT, bad_bot("noisy"), SHELL_BOT, SHELL_BOT], 1, seed=1,
+                                   time_limit=5.0)
+    assert played[0].forfeit is None and stats[1].forfeits == 0
 
 
 def test_four_paiju_bots_give_the_arenas_results_on_the_same_walls() -> None:
