@@ -333,7 +333,6 @@ def score(
     from paiju.cli.validate import game_options
     from paiju.mahjong.game import MahjongGame
     from paiju.mahjong.score_hand import score_hand
-    from paiju.mahjong.scoring import PATTERN_ENGLISH
 
     cfg = MahjongGame(**game_options("mahjong", options)).config
     scored = score_hand(
@@ -343,6 +342,14 @@ def score(
     if json_out:
         print_json(scored.as_dict())
         return
+    _print_scored(scored)
+
+
+def _print_scored(scored: Any) -> None:
+    """A :class:`~paiju.mahjong.score_hand.ScoredHand`: its tai lines, total and payments."""
+    from paiju.mahjong.scoring import PATTERN_ENGLISH
+
+    cfg = scored.config
     for name, tai in scored.lines:
         console.print(f"  {name} ({PATTERN_ENGLISH.get(name, name)}): {tai}", markup=False)
     console.print(f"hand tai: {scored.total}  (read as {scored.score.reading})", markup=False)
@@ -384,12 +391,18 @@ def advise(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The best discard by the Expectimax: each candidate's value (points), shanten, effective
-    tiles and win probability, best first (docs/mahjong-score.md)."""
+    tiles and win probability, best first (docs/mahjong-score.md). A hand that is already
+    complete is a self-drawn win: its tai and payments instead (no discard to advise)."""
     from paiju.cli.validate import game_options
     from paiju.mahjong.game import MahjongGame
     from paiju.mahjong.score_hand import advise as advise_hand
+    from paiju.mahjong.score_hand import self_draw_win
 
     cfg = MahjongGame(**game_options("mahjong", options)).config
+    win = self_draw_win(hand, melds, seat_wind=seat_wind, round_wind=round_wind, config=cfg)
+    if win is not None:
+        _print_win(win, json_out)
+        return
     rows = advise_hand(
         hand, melds, seen=seen, left=left, depth=depth, seat_wind=seat_wind, round_wind=round_wind,
         config=cfg,
@@ -410,6 +423,24 @@ def advise(
             str(d["effective_total"]),
         )
     console.print(table)
+
+
+def _print_win(win: Any, json_out: bool) -> None:
+    """`advise` on a complete hand: the win, read with the drawn tile that scores best."""
+    from paiju.mahjong.tiles import tile_name
+
+    if json_out:
+        print_json({"win": win.as_dict(), "best": None, "candidates": []})
+        return
+    lo, hi = win.tai_range
+    tile = tile_name(win.drawn)
+    head = f"the hand is a win: self-draw (自摸), {win.scored.total} tai"
+    if lo == hi:
+        head += f" whichever tile was drawn (read with {tile})"
+    else:  # the wait tai depend on the tile drawn last, which the hand does not tell
+        head += f" with {tile} as the tile drawn ({lo} to {hi} tai by the tile drawn)"
+    console.print(head, markup=False, soft_wrap=True)
+    _print_scored(win.scored)
 
 
 def _widths(value: str) -> tuple[int, ...]:

@@ -438,6 +438,58 @@ def advise(
     return advise_position(obs, depth=depth)
 
 
+@dataclass(frozen=True)
+class SelfDrawWin:
+    """A hand with a discard due that is already complete: a win by self-draw (自摸)."""
+
+    drawn: int
+    """The drawn tile of the best reading (which tile was drawn last changes the wait tai)."""
+    scored: ScoredHand
+    tai_range: tuple[int, int]
+    """Fewest and most hand tai over the tiles that could have been drawn last."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"drawn": tile_name(self.drawn), "tai_range": list(self.tai_range), **self.scored.as_dict()}
+
+
+def self_draw_win(
+    hand: str | Sequence[int],
+    melds: str | Sequence[Meld] = (),
+    *,
+    seat_wind: int = 0,
+    round_wind: int = 0,
+    config: MahjongConfig | None = None,
+) -> SelfDrawWin | None:
+    """``hand`` (17 less 3 per meld, a discard due) read as a self-drawn win, or ``None`` when it
+    is not a winning shape or scores below ``min_tai`` (then it must discard).
+
+    The hand does not say which tile came last, so every tile it holds is tried as the drawn
+    one and the best reading is kept (:attr:`SelfDrawWin.tai_range` gives the spread). The
+    winner sits at ``seat_wind`` from the dealer, as in :func:`advice_observation`.
+    """
+    cfg = config or MahjongConfig()
+    kinds = parse_kinds(hand) if isinstance(hand, str) else list(hand)
+    meld_list = parse_melds(melds) if isinstance(melds, str) else tuple(melds)
+    advice_observation(kinds, meld_list, seat_wind=seat_wind, round_wind=round_wind, config=cfg)
+    readings: list[tuple[int, ScoredHand]] = []
+    for k in sorted(set(kinds)):
+        rest = list(kinds)
+        rest.remove(k)
+        try:
+            scored = score_hand(
+                rest, meld_list, winning_tile=k, flags=("self-draw",), seat=0,
+                dealer=(-seat_wind) % NUM_SEATS, round_wind=round_wind, config=cfg,
+            )
+        except IllegalMoveError:  # not a winning shape: the same whichever tile came last
+            return None
+        readings.append((k, scored))
+    drawn, best = max(readings, key=lambda r: (r[1].total, sum(p.amount for p in r[1].payments), -r[0]))
+    if best.total < cfg.min_tai:
+        return None
+    tai = [s.total for _, s in readings]
+    return SelfDrawWin(drawn, best, (min(tai), max(tai)))
+
+
 def advise_position(observation: Any, *, depth: int = 2) -> list[DiscardAdvice]:
     """:func:`advise` for a player's own observation (a
     :class:`~paiju.mahjong.game.MahjongObservation` with a discard due): what the web app's
