@@ -565,3 +565,19 @@ def test_record_frames_point_at_plays_after_bids(client: Any) -> None:
     for frame in detail["frames"][1:]:
         move = detail["moves"][frame["move_index"]]
         assert move["player"] == frame["seat"] and move["text"] == frame["move"]
+
+
+def test_check_answers_whether_a_move_is_legal_without_playing_it(client: Any) -> None:
+    """``GET .../check``: legal or not, with the reason a move request gets; nothing is played."""
+    view = client.post("/api/games/doudizhu", json={"seat": 0, "seed": 9}).json()
+    url = f"/api/games/{view['id']}/check"
+    legal = next(m for m in view["legal"] if m["type"] != "pass")
+    ok = client.get(url, params={"move": legal["move"]})
+    assert ok.status_code == 200 and ok.json()["legal"] is True and ok.json()["ply"] == 0
+    bad = client.get(url, params={"move": "3D"})
+    refused = client.post(f"/api/games/{view['id']}/move", json={"move": "3D"})
+    assert bad.json()["legal"] is False and bad.json()["reason"] == refused.json()["error"]
+    after = client.get(f"/api/games/{view['id']}").json()
+    assert after["ply"] == 0 and after["cards"] == view["cards"]  # nothing was played
+    missing = client.get(url)
+    assert missing.status_code == 422 and missing.json()["field"] == "query.move"

@@ -6,6 +6,7 @@ server's own state, and saves a screenshot under ``test-artifacts/web/``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -87,15 +88,57 @@ def test_doudizhu_illegal_move_shows_the_reason(page: Any, live_server: Any) -> 
     )
     assert selected == "".join(sorted(chosen))
     screenshot(page, "ddz-lead")
+    assert page.is_enabled("#play") and page.text_content("#why").startswith("✓ plays")
     page.click("#clear")
     page.click("#hand .card >> nth=0")
     page.click("#hand .card >> nth=-1")  # lowest and highest card: never a move of a 20-card hand
+    # a selection that is no legal move cannot be played, and the reason stands under the
+    # hand: the one the server gives a move request for these cards
+    page.wait_for_selector("#why[data-state=illegal]")
+    assert not page.is_enabled("#play")
+    ranks = page.locator("#hand .card").evaluate_all("ns => ns.map(n => n.dataset.rank)")
+    low, high = ranks[0], ranks[-1]
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    game_id = page.evaluate("location.hash").lstrip("#")
+    url = f"{live_server.url}/api/games/{game_id}/move"
+    refused = httpx.post(url, json={"move": low + high}, cookies=cookies)
+    assert refused.status_code in (409, 422)
+    # the page leaves out the prefix "illegal move 3D for seat 0 (landlord 地主): " it repeats
+    reason = re.sub(r"^illegal move \S+ for seat \d+ \([^)]*\): ", "", refused.json()["error"])
+    why = page.text_content("#why")
+    assert why == f"✗ {low}{high} cannot be played: {reason}", (why, reason)
+    assert not page.locator("#error").is_visible()  # no banner: nothing was sent to be played
+    hand, under = page.locator("#hand").bounding_box(), page.locator("#why").bounding_box()
+    assert under["y"] - (hand["y"] + hand["height"]) < 120  # next to the hand, under its buttons
+    screenshot(page, "ddz-illegal-selection")
+    assert page.locator("#hand .card").count() == 20 and status(page) == "your-turn"
+    # deselecting one card leaves a single card: a legal lead again
+    page.click("#hand .card >> nth=-1")
+    page.wait_for_selector("#why[data-state=legal]")
+    assert page.is_enabled("#play")
+
+
+def test_doudizhu_split_hint_button_says_what_it_will_do(page: Any, live_server: Any) -> None:
+    open_page(page, live_server.url + "/ddz")
+    page.fill("#seed", "9")
+    page.click("#new-game")
+    page.wait_for_selector("#status[data-state=your-turn]")
+    button = page.locator("#hint-btn")
+    assert button.text_content() == "show" and button.get_attribute("aria-expanded") == "false"
+    button.click()
+    page.wait_for_selector(".split")
+    assert button.text_content() == "hide" and button.get_attribute("aria-expanded") == "true"
+    button.click()
+    assert page.locator(".split").count() == 0 and button.text_content() == "show"
+    # the hint stays shut across a move, and opens again on demand
+    page.click("#legal button.move >> nth=0")
     page.click("#play")
     wait_idle(page)
-    error = page.locator("#error")
-    assert error.is_visible() and error.text_content()
-    assert "move" in error.text_content()
-    assert page.locator("#hand .card").count() == 20 and status(page) == "your-turn"
+    assert page.locator(".split").count() == 0
+    if status(page) == "your-turn":
+        button.click()
+        page.wait_for_selector(".split")
+        assert button.text_content() == "hide"
 
 
 def test_mahjong_hand_to_the_end_by_clicking(page: Any, live_server: Any) -> None:

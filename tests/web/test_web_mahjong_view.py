@@ -132,7 +132,7 @@ def _seen(view: dict[str, Any]) -> str:
     return "".join(seen)
 
 
-def _page_advice(page: Any) -> list[tuple[str, str, str, str]]:
+def _page_advice(page: Any) -> list[tuple[str, str, str, str, str]]:
     page.click("#advise-btn")
     page.wait_for_selector("#advice-table")
     rows = page.locator("#advice-table tr[data-tile]")
@@ -142,13 +142,14 @@ def _page_advice(page: Any) -> list[tuple[str, str, str, str]]:
         out.append((
             str(row.get_attribute("data-tile")),
             row.locator("td.value").text_content() or "",
+            str(row.locator("td.shanten").get_attribute("data-shanten")),
             row.locator("td.effective").evaluate("n => n.firstChild.textContent"),  # the count
             row.locator("td.prob").text_content() or "",
         ))
     return out
 
 
-def _expected_advice(view: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+def _expected_advice(view: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
     """The same position through the public advise API: the hand, melds, seen tiles and wall
     as the page shows them."""
     me = view["seat"]
@@ -158,7 +159,8 @@ def _expected_advice(view: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         seat_wind=WINDS.index(view["winds"][me]), round_wind=0,
     )[:5]
     return [
-        (d["discard"], f"{d['value']:.1f}", str(d["effective_total"]), f"{100 * d['win_probability']:.1f}%")
+        (d["discard"], f"{d['value']:.1f}", str(d["shanten"]), str(d["effective_total"]),
+         f"{100 * d['win_probability']:.1f}%")
         for d in (r.as_dict() for r in rows)
     ]
 
@@ -172,6 +174,14 @@ def test_hint_lists_the_expectimax_values_of_the_advise_api(page: Any, live_serv
     ranked = page.locator("#hand .tile[data-rank]")
     ranks = ranked.evaluate_all("ns => ns.map(n => [n.dataset.tile, n.dataset.rank])")
     assert {t: int(r) for t, r in ranks} == {row[0]: i + 1 for i, row in enumerate(shown)}
+    assert len(ranks) == len(shown)  # one badge per advised kind, not one per copy in the hand
+    # the shanten column: rows at a worse shanten than the agent's best discard are marked,
+    # whatever their effective tiles
+    best_shanten = int(shown[0][2])
+    worse = page.locator("#advice-table td.shanten.worse")
+    marked = worse.evaluate_all("ns => ns.map(n => n.closest('tr').dataset.tile)")
+    assert marked == [row[0] for row in shown if int(row[2]) > best_shanten]
+    assert page.locator("#advice-table tr.best").get_attribute("data-tile") == shown[0][0]
     screenshot(page, "mahjong-desktop-hint")
     # later in the hand, with discards on the table: discard the best tile until it is the
     # human's turn again with tiles seen elsewhere

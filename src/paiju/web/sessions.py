@@ -39,6 +39,7 @@ from paiju.core.errors import (
     DeadlineExceeded,
     IllegalMoveError,
     InvalidNotationError,
+    PaijuError,
     WorkCancelled,
 )
 from paiju.core.protocol import Action, Agent, GameInfo, State
@@ -388,6 +389,23 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
                 f"it is not your turn: seat {to_move} is to move, you are seat {self.human}"
             )
         self._play(self.parse_human(move), ai=False)
+
+    def check_human(self, move: dict[str, Any]) -> dict[str, Any]:
+        """Whether the human's ``move`` would be accepted now (played on a copy of the state):
+        ``{"ply", "legal": True, "text"}`` or ``{"ply", "legal": False, "reason"}``, the reason
+        being the error a move request would get."""
+        answer: dict[str, Any] = {"ply": self.ply, "move": move.get("move")}
+        try:
+            if self.over:
+                raise IllegalMoveError(f"the {self.kind} game is over: no more moves")
+            if self.state.current_player() != self.human:
+                raise IllegalMoveError(f"it is not your turn: seat {self.state.current_player()} is to move")
+            action = self.parse_human(move)
+            before = self.state.clone()
+            self.state.clone().apply(action)  # raises before changing anything, on a copy anyway
+        except PaijuError as err:  # what the move route answers with a 4xx
+            return {**answer, "legal": False, "reason": str(err)}
+        return {**answer, "legal": True, "text": self.describe(self.human, action, before)[0]}
 
     def run_ai(self, runner: AIRunner, max_decisions: int = 2000) -> int:
         """Play AI decisions until the human is to move or the game is over; returns how many."""

@@ -226,6 +226,21 @@ async def get_advice(
     return {"ply": ply, "depth": depth, "best": rows[0]["discard"], "discards": rows[:top]}
 
 
+@router.get("/api/games/{game_id}/check")
+async def check_move(
+    web: Web,
+    request: Request,
+    game_id: str,
+    move: str = Query(..., min_length=1, max_length=80, description="a move in notation, e.g. '33'"),
+) -> dict[str, Any]:
+    """Whether ``move`` is a legal move of yours now, and if not why (the reason a move
+    request would be refused with): the page asks it for a selection before it enables its
+    play button. Nothing is played."""
+    async with web.lock(game_id):
+        game = await load(web, request, game_id)
+        return await run_in_threadpool(game.check_human, {"move": move})
+
+
 @router.post("/api/games/{game_id}/move")
 async def move(web: Web, request: Request, game_id: str, body: MoveBody) -> dict[str, Any]:
     if body.move is None and body.action is None:

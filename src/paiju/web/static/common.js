@@ -79,6 +79,17 @@ const paiju = (() => {
     return v === "" ? null : Number(v);
   }
 
+  // on a phone a game in play folds its setup panel away, so the table and the hand fit the
+  // screen; its summary line opens it again for a new game
+  const PHONE = "(max-width: 640px)";
+  let foldedFor = null;
+  function foldSetup(gameId) {
+    if (gameId === foldedFor) return;  // once per game: a setup opened by hand stays open
+    foldedFor = gameId;
+    const setup = document.getElementById("setup");
+    if (setup && setup.tagName === "DETAILS" && window.matchMedia(PHONE).matches) setup.open = false;
+  }
+
   document.addEventListener("DOMContentLoaded", nav);
-  return { el, api, showError, fillAgents, gameIdFromHash, seedValue };
+  return { el, api, showError, fillAgents, gameIdFromHash, seedValue, foldSetup, PHONE };
 })();

@@ -43,15 +43,43 @@
     $("hand-size").textContent = `(${view.cards.length} cards)`;
   }
 
+  // the legal moves made of exactly the selected cards (usually one; a type may tell them apart)
+  function movesOf(sel) {
+    return view.legal.filter((m) => m.type !== "pass" && m.type !== "bid" && sameMultiset(cardsOf(m.cards), cardsOf(sel)));
+  }
+
   function renderControls() {
     const sel = selectedCards().join("");
     const canPass = view.your_turn && view.legal.some((m) => m.type === "pass");
+    const moves = sel ? movesOf(sel) : [];
     $("pass").disabled = !canPass;
-    $("play").disabled = !view.your_turn || sel === "";
+    // a selection that is no legal move cannot be played: the button waits for one that is
+    $("play").disabled = !view.your_turn || !moves.length;
     $("selection").textContent = sel ? `selected: ${sel}` + (chosen ? ` (${chosen.label})` : "") : "";
     for (const b of document.querySelectorAll("#legal button")) {
       b.classList.toggle("chosen", chosen !== null && b.dataset.move === chosen.move && b.dataset.type === chosen.type);
     }
+    renderWhy(sel, moves);
+  }
+
+  // next to the hand: what the selection would play, or why it cannot be played (the
+  // server's own reason, the one a move request would be refused with)
+  let checked = 0;
+  function renderWhy(sel, moves) {
+    const why = $("why");
+    checked += 1;
+    if (!view.your_turn || !sel) { why.textContent = ""; why.dataset.state = "none"; return; }
+    if (moves.length) {
+      why.textContent = `✓ plays ${(chosen || moves[0]).label}`; why.dataset.state = "legal"; return;
+    }
+    why.textContent = `${sel}: checking…`; why.dataset.state = "checking";
+    const ask = checked;
+    api(`/api/games/${view.id}/check?move=${encodeURIComponent(sel)}`).then((r) => {
+      if (ask !== checked) return;  // the selection has changed meanwhile
+      // "illegal move 3K for seat 1 (farmer 1): " repeats what the page shows already
+      const reason = (r.reason || "not a legal move").replace(/^illegal move \S+ for seat \d+ \([^)]*\): /, "");
+      why.textContent = `✗ ${sel} cannot be played: ${reason}`; why.dataset.state = "illegal";
+    }).catch(() => { /* banner */ });
   }
 
   function renderLegal() {
@@ -117,6 +145,7 @@
 
   function show(v) {
     view = v; selected = []; chosen = null;
+    paiju.foldSetup(v.id);
     if (location.hash !== `#${v.id}`) history.replaceState(null, "", `#${v.id}`);
     render();
     if (hintOpen && !v.over) loadHint().catch(() => {});
@@ -137,7 +166,12 @@
   $("clear").addEventListener("click", () => { selected = []; chosen = null; renderHand(); renderControls(); });
 
   let hintOpen = false;
-  $("hint-btn").addEventListener("click", () => { hintOpen = true; loadHint(); });
+  $("hint-btn").addEventListener("click", () => {
+    hintOpen = !hintOpen;
+    $("hint-btn").textContent = hintOpen ? "hide" : "show";
+    $("hint-btn").setAttribute("aria-expanded", String(hintOpen));
+    if (hintOpen) loadHint().catch(() => {}); else $("hint").innerHTML = "";
+  });
 
   async function loadHint() {
     if (!view || view.over) return;

@@ -64,6 +64,7 @@
     const box = $("hand"); box.innerHTML = "";
     const discards = new Map(view.legal.filter((a) => a.kind === "discard").map((a) => [a.label.replace(/^discard /, ""), a]));
     const ranks = adviceRanks();
+    const badged = new Set(); // one rank badge per tile kind: a discard discards the kind, not a copy
     let drawnMarked = false;
     for (const t of view.hand) {
       const a = discards.get(t);
@@ -71,8 +72,10 @@
       const last = view.hand.lastIndexOf(t) === box.childElementCount;
       const drawn = !drawnMarked && view.drawn === t && last;
       if (drawn) drawnMarked = true;
-      const extra = (drawn ? " drawn" : "") + (ranks.has(t) ? " advised" : "");
-      const rank = ranks.has(t) ? { "data-rank": ranks.get(t) } : {};
+      const badge = ranks.has(t) && !badged.has(t);
+      if (badge) badged.add(t);
+      const extra = (drawn ? " drawn" : "") + (badge ? " advised" : "");
+      const rank = badge ? { "data-rank": ranks.get(t) } : {};
       if (a) {
         const b = tileNode("button", t, "discard" + extra, { "data-action": a.action, "aria-label": `discard ${faceText(t)}`, ...rank });
         b.addEventListener("click", () => submit(a.action));
@@ -122,14 +125,20 @@
   function renderAdvice() {
     const box = $("advice"); box.innerHTML = "";
     if (!advice || advice.ply !== view.ply) return;
-    box.append(el("div", { class: "muted" }, `Expectimax (depth ${advice.depth}): the value of each discard in points, best first`));
+    box.append(el("div", { class: "muted" }, `Expectimax (depth ${advice.depth}): the agent's ranking, best first, by value in points. ` +
+      "▲ a worse shanten than the best discard's: its effective tiles lead to a slower hand."));
     const table = el("table", { id: "advice-table" }, el("tr", {}, el("th", {}, "#"), el("th", {}, "discard"), el("th", {}, "value"),
-      el("th", {}, "effective tiles"), el("th", {}, "win prob.")));
+      el("th", {}, "shanten"), el("th", {}, "effective tiles"), el("th", {}, "win prob.")));
+    const best = advice.discards.length ? advice.discards[0].shanten : 0;
     advice.discards.forEach((d, i) => {
       const kinds = Object.entries(d.effective).map(([t, n]) => `${faceText(t)}×${n}`).join(" ");
-      table.append(el("tr", { "data-tile": d.discard },
+      const worse = d.shanten > best;
+      const sh = d.shanten === 0 ? "ready" : String(d.shanten);
+      table.append(el("tr", { "data-tile": d.discard, "data-rank": i + 1, class: i === 0 ? "best" : worse ? "slower" : "" },
         el("td", {}, String(i + 1)), el("td", {}, tile(d.discard, "mini")),
         el("td", { class: "value" }, d.value.toFixed(1)),
+        el("td", { class: "shanten" + (worse ? " worse" : ""), "data-shanten": d.shanten,
+          title: worse ? `${d.shanten - best} worse than the best discard's shanten ${best}` : "" }, worse ? `${sh} ▲` : sh),
         el("td", { class: "effective", title: kinds }, String(d.effective_total), el("div", { class: "kinds muted" }, kinds)),
         el("td", { class: "prob" }, `${(100 * d.win_probability).toFixed(1)}%`)));
     });
@@ -183,7 +192,7 @@
     renderSeats(); renderHand(); renderLegal(); renderHint(); renderAdvice(); renderTranscript(); renderResult();
   }
 
-  function show(v) { view = v; if (location.hash !== `#${v.id}`) history.replaceState(null, "", `#${v.id}`); render(); }
+  function show(v) { view = v; paiju.foldSetup(v.id); if (location.hash !== `#${v.id}`) history.replaceState(null, "", `#${v.id}`); render(); }
 
   async function submit(action) {
     try { show(await api(`/api/games/${view.id}/move`, { action, ply: view.ply })); } catch (e) { /* banner */ }

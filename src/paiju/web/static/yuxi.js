@@ -11,7 +11,7 @@
 
   function renderBoard() {
     const grid = $("board-grid"); grid.innerHTML = "";
-    grid.style.gridTemplateColumns = `repeat(${view.board.width}, auto)`;
+    grid.style.gridTemplateColumns = `repeat(${view.board.width}, minmax(0, auto))`;
     const targets = new Map(picked === null ? [] : playsOf(picked).filter((a) => a.cell).map((a) => [a.cell, a]));
     for (const c of view.cells) {
       const node = el("div", { class: `cell w-${c.weather}` + (targets.has(c.cell) ? " target" : ""), "data-cell": c.cell },
@@ -105,7 +105,7 @@
     renderBoard(); renderOffer(); renderHand(); renderLegal(); renderTranscript(); renderResult();
   }
 
-  function show(v) { view = v; picked = null; if (location.hash !== `#${v.id}`) history.replaceState(null, "", `#${v.id}`); render(); }
+  function show(v) { view = v; paiju.foldSetup(v.id); picked = null; if (location.hash !== `#${v.id}`) history.replaceState(null, "", `#${v.id}`); render(); }
 
   async function submit(action) {
     try { show(await api(`/api/games/${view.id}/move`, { action, ply: view.ply })); } catch (e) { /* banner */ }
