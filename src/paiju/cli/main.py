@@ -22,7 +22,8 @@ from paiju.core.errors import PaijuError
 # What `paiju` is made of, by name. Building every sub-app for every call (importing its
 # module and letting Typer read each command's signature) is a third of a one-hand command's
 # start-up, so `run` builds only the sub-app the command line names (`paiju ddz moves ...`
-# builds `ddz`), and everything for `paiju --help` or a name it does not know.
+# builds `ddz`), and for `paiju --help` (or a name it does not know) only the listing: every
+# name with its help text, no sub-app module imported (`listing_app`).
 GROUPS: dict[str, tuple[str, str]] = {
     "ddz": ("paiju.cli.ddz", "Dou Dizhu: moves, deals, games, hand splitting, self-play, the tagger."),
     "mahjong": (
@@ -34,16 +35,26 @@ GROUPS: dict[str, tuple[str, str]] = {
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
     "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),
 }
-COMMANDS: dict[str, tuple[str, bool]] = {
-    # name: (module holding a function of that name, whether --help lists agent ranges)
-    "arena": ("paiju.cli.arena", True),
-    "demo": ("paiju.cli.demo", True),
-    "serve": ("paiju.cli.serve", False),
+COMMANDS: dict[str, tuple[str, bool, str]] = {
+    # name: (module holding a function of that name, whether --help lists agent ranges, the
+    # first line of its docstring for the listing; tests/cli/test_cli_lazy.py keeps them equal)
+    "arena": (
+        "paiju.cli.arena", True,
+        "Play matches between agents with seat rotation; WP and ADP per role with 95% intervals.",
+    ),
+    "demo": (
+        "paiju.cli.demo", True,
+        "A short tour: a Dou Dizhu deal, its legal opening moves, splits, a full game between "
+        "shipped agents.",
+    ),
+    "serve": (
+        "paiju.cli.serve", False,
+        "Start the web app: Dou Dizhu, mahjong and yuxi against the AIs; DIH, reports, records.",
+    ),
 }
 
 
-def build_app(only: str | None = None) -> typer.Typer:
-    """The ``paiju`` app with every sub-app, or only the group or command ``only``."""
+def _root() -> typer.Typer:
     app = typer.Typer(
         name="paiju",
         help="paiju (牌局): AI toolkit for Dou Dizhu, Taiwan 16-tile mahjong and the yuxi card-battle game.",
@@ -58,10 +69,34 @@ def build_app(only: str | None = None) -> typer.Typer:
         # otherwise run a lone command without its name)
         pass
 
+    return app
+
+
+def _placeholder() -> None:
+    """Never run: the listing only names the commands."""
+
+
+def listing_app() -> typer.Typer:
+    """The ``paiju`` app as ``paiju --help`` shows it: every group and command by name and help
+    text, none of their modules imported (each would import its own dependencies and make
+    Typer read every command's signature). Enough for the help, a bad option and an unknown
+    name; a command line naming a group or command gets the real one from :func:`build_app`.
+    """
+    app = _root()
+    for name, (_, text) in GROUPS.items():
+        app.add_typer(typer.Typer(), name=name, help=text)
+    for name, (_, _, summary) in COMMANDS.items():
+        app.command(name=name, help=summary)(_placeholder)
+    return app
+
+
+def build_app(only: str | None = None) -> typer.Typer:
+    """The ``paiju`` app with every sub-app, or only the group or command ``only``."""
+    app = _root()
     for name, (module, text) in GROUPS.items():
         if only in (None, name):
             app.add_typer(importlib.import_module(module).app, name=name, help=text)
-    for name, (module, limits) in COMMANDS.items():
+    for name, (module, limits, _) in COMMANDS.items():
         if only in (None, name):
             function = getattr(importlib.import_module(module), name)
             if limits:
@@ -100,7 +135,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     first = args[0] if args else None
     only = first if first in GROUPS or first in COMMANDS else None
-    command = typer.main.get_command(build_app(only) if only else __getattr__("app"))
+    command = typer.main.get_command(build_app(only) if only else listing_app())
     try:
         result = command.main(args=args, prog_name="paiju", standalone_mode=False)
     except PaijuError as err:
