@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 import sys
-import threading
+from _thread import allocate_lock  # threading's Lock without importing threading
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -544,7 +544,7 @@ def _base5(key: tuple[int, ...]) -> int:
 
 
 _TABLES: ShantenTables | None = None
-_LOCK = threading.Lock()
+_LOCK = allocate_lock()
 
 
 def shanten_tables() -> ShantenTables:
