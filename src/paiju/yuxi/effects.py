@@ -55,6 +55,8 @@ def boost(st: YuxiState, cell: int, amount: int) -> None:
     if amount and st.card[cell]:
         st.power[cell] += amount
         st.score[st.owner[cell]] += amount
+        if st.log is not None:
+            st.log.add(st, "boost", cell, amount)
 
 
 def heal(st: YuxiState, cell: int, amount: int) -> None:
@@ -64,6 +66,8 @@ def heal(st: YuxiState, cell: int, amount: int) -> None:
         if gain > 0:
             st.power[cell] += gain
             st.score[st.owner[cell]] += gain
+            if st.log is not None:
+                st.log.add(st, "heal", cell, gain)
 
 
 def damage(st: YuxiState, cell: int, amount: int) -> None:
@@ -75,9 +79,13 @@ def damage(st: YuxiState, cell: int, amount: int) -> None:
         absorbed = armour if armour < amount else amount
         st.armour[cell] = armour - absorbed
         amount -= absorbed
+        if st.log is not None:
+            st.log.add(st, "armour_hit", cell, absorbed)
     if amount:
         st.power[cell] -= amount
         st.score[st.owner[cell]] -= amount
+        if st.log is not None:
+            st.log.add(st, "damage", cell, amount)
 
 
 def drain(st: YuxiState, cell: int, amount: int) -> None:
@@ -85,6 +93,8 @@ def drain(st: YuxiState, cell: int, amount: int) -> None:
     if amount and st.card[cell]:
         st.power[cell] -= amount
         st.score[st.owner[cell]] -= amount
+        if st.log is not None:
+            st.log.add(st, "drain", cell, amount)
 
 
 def halve(st: YuxiState, cell: int) -> None:
@@ -93,11 +103,15 @@ def halve(st: YuxiState, cell: int) -> None:
         loss = st.power[cell] - st.power[cell] // 2
         st.power[cell] -= loss
         st.score[st.owner[cell]] -= loss
+        if st.log is not None:
+            st.log.add(st, "halve", cell, loss)
 
 
 def add_armour(st: YuxiState, cell: int, amount: int) -> None:
     if amount and st.card[cell]:
         st.armour[cell] += amount
+        if st.log is not None:
+            st.log.add(st, "armour", cell, amount)
 
 
 def set_weather(st: YuxiState, cell: int, kind: int) -> None:
@@ -105,6 +119,8 @@ def set_weather(st: YuxiState, cell: int, kind: int) -> None:
     if st.weather[cell] == kind:
         return
     st.weather[cell] = kind
+    if st.log is not None:
+        st.log.add(st, "weather", cell, kind)
     if kind == FOG and st.card[cell]:
         halve(st, cell)
 
@@ -150,6 +166,8 @@ def add_to_hand(st: YuxiState, player: int, card_id: int, *, minted: bool = True
         i -= 1
     hand.insert(i, card_id)
     st.voids[player][card_id] += 1
+    if st.log is not None:
+        st.log.add(st, "void", -1, card_id, owner=player)
     c = st.cards[card_id]
     assert c is not None  # ids 1..n are cards
     if minted and c.is_coin:
@@ -176,8 +194,15 @@ def destroy(st: YuxiState, cell: int) -> None:
     st.grave[p][cid] += 1
     c = st.cards[cid]
     assert c is not None  # remove_unit returns the id of the unit it removed
+    log = st.log
+    if log is not None:
+        log.gone(log.sources[-1], "dies", cell, cid, p, coins)
+        if c.on_death:
+            log.push(f"{c.key} death")
     for fn, kw in c.on_death:
         fn(st, p, cell, **kw)
+    if log is not None and c.on_death:
+        log.pop()
 
 
 def resolve_deaths(st: YuxiState) -> None:
@@ -246,6 +271,8 @@ def eat_adjacent(st: YuxiState, owner: int, cell: int, title: str) -> None:
     if prey < 0:
         return
     gained = st.power[prey]
+    if st.log is not None:
+        st.log.add(st, "eaten", prey, gained)
     destroy(st, prey)
     if st.card[cell] == me and st.owner[cell] == owner:
         boost(st, cell, gained)
@@ -356,12 +383,16 @@ def clear_weather_around(st: YuxiState, owner: int, cell: int, gain: int) -> Non
         if st.weather[n]:
             st.weather[n] = NO_WEATHER
             cleared += 1
+            if st.log is not None:
+                st.log.add(st, "clear", n)
     boost(st, cell, cleared * gain)
 
 
 def empower_on_weather(st: YuxiState, owner: int, cell: int, amount: int) -> None:
     if st.weather[cell]:
         st.weather[cell] = NO_WEATHER
+        if st.log is not None:
+            st.log.add(st, "clear", cell)
         boost(st, cell, amount)
 
 
@@ -373,6 +404,8 @@ def add_void(st: YuxiState, owner: int, cell: int, card: int, count: int) -> Non
 def gain_coins(st: YuxiState, owner: int, cell: int, amount: int) -> None:
     st.purse[owner] += amount
     mint(st, amount)
+    if amount and st.log is not None:
+        st.log.add(st, "coins", -1, amount, owner=owner)
 
 
 def gain_coins_per_title(st: YuxiState, owner: int, cell: int, title: str, amount: int, scope: str) -> None:
@@ -391,6 +424,8 @@ def steal_adjacent_coins(st: YuxiState, owner: int, cell: int, amount: int) -> N
             took = min(amount, st.coins[n])
             st.coins[n] -= took
             st.purse[owner] += took
+            if st.log is not None:
+                st.log.add(st, "steal", n, took)
 
 
 def recycle_coins(st: YuxiState, owner: int, cell: int, max: int, card: int) -> None:
@@ -424,6 +459,8 @@ def return_to_deck(st: YuxiState, owner: int, cell: int) -> None:
     """The target goes back to its owner's deck (a void card, which can never be in a deck,
     goes to the grave instead); its coins go to its owner's purse; no death triggers."""
     coins = st.coins[cell]
+    if st.log is not None:
+        st.log.add(st, "returned", cell, coins)
     cid, p = remove_unit(st, cell)
     st.purse[p] += coins
     c = st.cards[cid]

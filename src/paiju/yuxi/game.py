@@ -83,6 +83,7 @@ from paiju.yuxi.effects import (
     pay,
     resolve_deaths,
 )
+from paiju.yuxi.events import EventLog
 from paiju.yuxi.phases import PH_DEAL, PH_DIE, PH_OFFER, PH_OVER, PH_PLAY, PH_SWAP, PHASE_NAMES, Phase
 
 THUNDER_DAMAGE = 2
@@ -285,6 +286,7 @@ class YuxiState(State):
         "deck_n",
         "grave",
         "hand",
+        "log",
         "offer",
         "offer_size",
         "out",
@@ -306,6 +308,8 @@ class YuxiState(State):
         self.game = game
         self.shape = game.shape
         self.cards = game.cards
+        self.log: EventLog | None = None
+        """Records what each step did when set (:mod:`paiju.yuxi.events`); clones never record."""
         if empty:
             return
         n = game.shape.cells
@@ -349,6 +353,7 @@ class YuxiState(State):
         s.game = self.game
         s.shape = self.shape
         s.cards = self.cards
+        s.log = None
         s.card = self.card[:]
         s.owner = self.owner[:]
         s.power = self.power[:]
@@ -670,6 +675,8 @@ class YuxiState(State):
         elif ph == PH_DIE:
             self.bonus = action.value
             self.phase = PH_OVER
+            if self.log is not None:
+                self.log.add(self, "die", amount=action.value, owner=0)
         self._settle()
         if self.game.check_invariants or before is not None:
             self._check(before, action)
@@ -730,18 +737,31 @@ class YuxiState(State):
             self.score[p] += c.points
             if c.coins:
                 mint(self, c.coins)
+            log = self.log
+            if log is not None:
+                log.push(f"{c.key} deploy")
             for fn, kw in c.on_deploy:
                 fn(self, p, target, **kw)
                 resolve_deaths(self)
+            if log is not None:
+                log.pop()
             # the cell's fog acts on the newcomer only after its deploy effects (eat, then halve)
             if self.weather[target] == FOG and self.card[target] == cid and self.owner[target] == p:
+                if log is not None:
+                    log.push("fog")
                 halve(self, target)
                 resolve_deaths(self)
+                if log is not None:
+                    log.pop()
         else:
             cell = -1 if target == NO_TARGET else target
+            if self.log is not None:
+                self.log.push(c.key)
             for fn, kw in c.on_cast:
                 fn(self, p, cell, **kw)
                 resolve_deaths(self)
+            if self.log is not None:
+                self.log.pop()
             self.grave[p][cid] += 1
 
     def _begin_turn(self, p: int) -> None:
@@ -760,9 +780,13 @@ class YuxiState(State):
                     cd[cell] -= 1
                     if cd[cell] <= 0:
                         cd[cell] = c.cooldown
+                        if self.log is not None:
+                            self.log.push(f"{c.key} turn start")
                         for fn, kw in c.on_turn_start:
                             fn(self, p, cell, **kw)
                             resolve_deaths(self)
+                        if self.log is not None:
+                            self.log.pop()
         if (
             self.game.config.swaps
             and self.deck_n[p] > 0
@@ -792,14 +816,27 @@ class YuxiState(State):
         """Thunder and erosion act on the mover's characters and on those of finished players
         (weather belongs to the board, not to a player's turns), ascending cells; then deaths."""
         card, owner, weather, out = self.card, self.owner, self.weather, self.out
+        log = self.log
         for cell in range(len(card)):
             if card[cell] and (owner[cell] == p or out[owner[cell]]):
                 w = weather[cell]
                 if w == THUNDER:
+                    if log is not None:
+                        log.push("thunder")
                     damage(self, cell, THUNDER_DAMAGE)
                 elif w == EROSION:
+                    if log is not None:
+                        log.push("erosion")
                     drain(self, cell, EROSION_DRAIN)
+                else:
+                    continue
+                if log is not None:
+                    log.pop()
+        if log is not None:
+            log.push("the weather")
         resolve_deaths(self)
+        if log is not None:
+            log.pop()
 
     def _turn_end_skills(self, p: int) -> None:
         cards = self.cards
@@ -809,22 +846,35 @@ class YuxiState(State):
             if cid and owner[cell] == p and weather[cell] != ICE:
                 c = cards[cid]
                 assert c is not None  # a non-zero id on the board is a card
+                if self.log is not None and c.on_turn_end:
+                    self.log.push(f"{c.key} turn end")
                 for fn, kw in c.on_turn_end:
                     fn(self, p, cell, **kw)
                     resolve_deaths(self)
+                if self.log is not None and c.on_turn_end:
+                    self.log.pop()
 
     def _finish_check(self, p: int, forced: bool) -> None:
         """A voluntary end without a card is a pass (finished); an empty hand finishes too. A
         turn that ended by itself with no card played is a skip: the player stays in, unless
         every other player still in the game skipped too since the last card, then all finish."""
+        log = self.log
+        if log is not None and forced and not self.acted:
+            log.add(self, "skip", owner=p)
         if not self.hand[p] or (not self.acted and not forced):
             self.out[p] = True
+            if log is not None:
+                log.add(self, "finished", owner=p)
             return
         if self.acted:
             return
         self.skipped[p] = True
         q = 1 - p
         if self.out[q] or self.skipped[q]:
+            if log is not None:
+                for s in (p, q):
+                    if not self.out[s]:
+                        log.add(self, "finished", owner=s)
             self.out[p] = self.out[q] = True
 
     # ---- results ----------------------------------------------------------------------------------
