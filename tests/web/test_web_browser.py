@@ -191,6 +191,12 @@ def test_yuxi_game_by_clicking(page: Any, live_server: Any) -> None:
         clicks += 1
         assert clicks < MAX_CLICKS
     assert page.text_content("#result-title").startswith("Game over")
+    # the transcript says what the moves did, under each move: the server's sentences
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    game_id = page.evaluate("location.hash").lstrip("#")
+    view = httpx.get(f"{live_server.url}/api/games/{game_id}", cookies=cookies).json()
+    said = [x for e in view["transcript"] for x in e["effects"]]
+    assert said and page.locator("#transcript ul.effects li").all_text_contents() == said
     screenshot(page, "yuxi-result")
 
 

@@ -208,6 +208,8 @@ class Entry:
     hidden_until_resolved: bool = False
     """A sealed claim decision (mahjong) stays hidden from the human until its window closes."""
     detail: str = ""
+    effects: list[str] = field(default_factory=list)
+    """What the decision did, in sentences (yuxi: who took damage, died and why, ...)."""
 
 
 class GameSession(ABC, Generic[StateT, DecisionT]):
@@ -337,11 +339,15 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
         self.history.append((seat, before.action_to_string(action)))
         self.actions.append(action)
         text, detail = self.describe(seat, action, before)
-        self.transcript.append(
-            Entry(ply, seat, text, ai, note, hidden_until_resolved=self.sealed(before), detail=detail)
-        )
+        entry = Entry(ply, seat, text, ai, note, hidden_until_resolved=self.sealed(before), detail=detail)
+        self.transcript.append(entry)
         self._after_play()
         self._resolve_chance()
+        entry.effects = self.effects()  # the chance after a decision (yuxi's die) is part of it
+
+    def effects(self) -> list[str]:
+        """What the last decision and the chance after it did (games that record it override)."""
+        return []
 
     def encode_in(self, before: StateT, action: DecisionT) -> str:
         """Encode ``action`` as played in ``before`` (tokens may depend on the position)."""
@@ -446,7 +452,8 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
                 )
                 continue
             out.append(
-                {"ply": e.ply, "seat": e.seat, "text": e.text, "ai": e.ai, "note": e.note, "detail": e.detail}
+                {"ply": e.ply, "seat": e.seat, "text": e.text, "ai": e.ai, "note": e.note, "detail": e.detail,
+                 "effects": e.effects}
             )
         return out
 
@@ -940,6 +947,36 @@ class YuxiSession(IntActionSession["YuxiState"]):
         return YuxiGame(**options)
 
     move_example = "'play reef_crab@b2', 'end', 'keep'"
+
+    def __init__(self, game_id: str, params: dict[str, Any], seed: int) -> None:
+        from paiju.yuxi.events import EventLog
+
+        super().__init__(game_id, params, seed)
+        self.state.log = EventLog()  # the transcript says what each move did
+
+    def effects(self) -> list[str]:
+        from paiju.yuxi.events import describe
+
+        st = self.state
+        if st.log is None:
+            return []
+        table = self.game.table
+        return describe(
+            st.log.take(),
+            card_name=lambda c: table.card(c).name,
+            cell_name=st.shape.cell_name,
+            seat_name=lambda s: "you" if s == self.human else "AI",
+            source_name=self._source_name,
+        )
+
+    def _source_name(self, source: str) -> str:
+        """``reef_crab deploy`` -> ``寄居蟹 Reef Crab deploy``: the card's name as the board shows it."""
+        key, _, rest = source.partition(" ")
+        try:
+            name = self.game.table.card(key).name
+        except (KeyError, ValueError, PaijuError):
+            return source  # thunder, fog, the weather
+        return f"{name} {rest}".strip()
 
     def record_row(self, game_index: int, run_id: str) -> dict[str, Any]:
         """The shared record row, its ``extra`` also naming the card table's hash (the

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from paiju.yuxi.game import YuxiState
 
 
+RULES = "the rules"
+"""The source of what no card caused (a turn that ends by itself, a finished player, the die)."""
+
+
 @dataclass(frozen=True)
 class Event:
     """One change: ``what`` happened to the character ``card`` of seat ``owner`` on ``cell``
@@ -42,7 +46,7 @@ class EventLog:
 
     def __init__(self) -> None:
         self.events: list[Event] = []
-        self.sources: list[str] = ["the rules"]
+        self.sources: list[str] = [RULES]
 
     def push(self, source: str) -> None:
         self.sources.append(source)
@@ -72,8 +76,10 @@ def describe(
     card_name: Callable[[int], str],
     cell_name: Callable[[int], str],
     seat_name: Callable[[int], str],
+    source_name: Callable[[str], str] = str,
 ) -> list[str]:
-    """One sentence per source, in order: ``"thunder: Pearl Diver (AI's, b2) -2 -> 0 pts, dies"``."""
+    """One sentence per source, in order (``"thunder: pearl_diver (B, b2) -2 → 0 pts"``);
+    ``source_name`` rewrites a source (the web app names the card in ``reef_crab deploy``)."""
     lines: list[str] = []
     source = None
     parts: list[str] = []
@@ -84,17 +90,19 @@ def describe(
         if text is None:
             continue
         if e.source != source and parts:
-            lines.append(_line(source, parts))
+            lines.append(_line(source, parts, source_name))
             parts = []
         source = e.source
         parts.append(text)
     if parts:
-        lines.append(_line(source, parts))
+        lines.append(_line(source, parts, source_name))
     return lines
 
 
-def _line(source: str | None, parts: list[str]) -> str:
-    return f"{source}: {'; '.join(parts)}"
+def _line(source: str | None, parts: list[str], source_name: Callable[[str], str]) -> str:
+    if source is None or source == RULES:  # a turn's end, the die: no card to name
+        return "; ".join(parts)
+    return f"{source_name(source)}: {'; '.join(parts)}"
 
 
 _PHRASES = {
@@ -110,11 +118,11 @@ _PHRASES = {
     "eaten": "eats {who}, gaining its {amount} pts",
     "dies": "{who} dies{killer}{bounty}",
     "returned": "{who} goes back to its owner's deck",
-    "void": "{seat} gets a {card} card",
-    "coins": "{seat} +${amount}",
+    "void": "{seat}: a {card} card into the hand",
+    "coins": "{seat}: +${amount} to the purse",
     "steal": "takes ${amount} from {who}",
-    "skip": "{seat} has nothing to play: the turn ends by itself",
-    "finished": "{seat} is finished (no more turns)",
+    "skip": "{seat}: nothing to play, the turn ends by itself",
+    "finished": "{seat}: finished (no more turns)",
     "die": "the bonus die shows {amount}: +{amount} for {seat}",
 }
 """Each event kind in words (``who``: the character, its owner and cell)."""

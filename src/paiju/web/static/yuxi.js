@@ -85,7 +85,12 @@
 
   function renderTranscript() {
     const ol = $("transcript"); ol.innerHTML = "";
-    for (const e of view.transcript) ol.append(el("li", { class: e.seat === view.seat ? "you" : "" }, `${who(e.seat)}: ${e.text}`, e.note ? el("div", { class: "note" }, e.note) : null));
+    for (const e of view.transcript) {
+      // each move, then what it did: damage, deaths and their cause, weather, coins, skips
+      ol.append(el("li", { class: e.seat === view.seat ? "you" : "" }, `${who(e.seat)}: ${e.text}`,
+        e.note ? el("div", { class: "note" }, e.note) : null,
+        (e.effects || []).length ? el("ul", { class: "effects" }, e.effects.map((x) => el("li", {}, x))) : null));
+    }
     ol.scrollTop = ol.scrollHeight;
   }
 
