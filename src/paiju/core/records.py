@@ -413,6 +413,14 @@ _JSONL_TYPES: dict[str, tuple[type, ...]] = {
     "game_index": (int,),
     "deal_index": (int,),
 }
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "seed": (-(2**63), 2**63 - 1),
+    "game_index": (0, 2**63 - 1),
+    "deal_index": (0, 2**63 - 1),
+}
+"""What the schema's integer columns hold (int64; the indices count from 0)."""
+MAX_SEATS = 127
+"""Seats a record may have: seats are int8 columns (``dealer_seat``, ``move_players``)."""
 _JSONL_LISTS: dict[str, tuple[type, ...]] = {
     "returns": (int, float),
     "moves": (str,),
@@ -427,6 +435,7 @@ def _jsonl_row(path: Path, lineno: int, text: str, run_id: str) -> dict[str, Any
     obj = _jsonl_object(where, text)
     _check_jsonl_field_types(where, obj)
     _check_jsonl_seats(where, obj)
+    _check_jsonl_values(where, obj)
     returns = obj["returns"]
     extra = obj.get("extra")
     if extra is not None and not isinstance(extra, dict):
@@ -447,12 +456,45 @@ def _jsonl_row(path: Path, lineno: int, text: str, run_id: str) -> dict[str, Any
 def _jsonl_object(where: str, text: str) -> dict[str, Any]:
     """One line parsed: a JSON object (``where`` is ``file:line`` for the error)."""
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as err:
         raise CorruptRecordError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
+    except RecursionError:
+        raise CorruptRecordError(f"{where}: not valid JSON (nested too deeply)") from None
     if not isinstance(obj, dict):
         raise CorruptRecordError(f"{where}: a record must be a JSON object, got {type(obj).__name__}")
     return obj
+
+
+def _not_json(name: str) -> None:
+    """Python's reader takes NaN and Infinity, which JSON does not have (and no column holds)."""
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+def _check_jsonl_values(where: str, obj: dict[str, Any]) -> None:
+    """Values the schema can hold: ints in their column's range, finite numbers, seat numbers
+    of an int8, strings that are UTF-8 (no lone surrogates), an ``extra`` that is strict JSON."""
+    for key, (lo, hi) in _INT_RANGES.items():
+        value = obj.get(key)
+        if value is not None and not lo <= value <= hi:
+            raise CorruptRecordError(f"{where}: field {key!r} must be in {lo}..{hi}, got {value}")
+    for key in ("returns", "score"):
+        value = obj.get(key)
+        for x in value if isinstance(value, list) else [] if value is None else [value]:
+            try:
+                finite = math.isfinite(float(x))
+            except OverflowError:
+                finite = False
+            if not finite:
+                raise CorruptRecordError(f"{where}: field {key!r} must hold finite numbers, got {x!r:.40}")
+    try:
+        for key in (*_JSONL_TYPES, *_JSONL_LISTS, "extra"):
+            if obj.get(key) is not None:
+                json.dumps(obj[key], ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise CorruptRecordError(f"{where}: field {key!r} holds a lone surrogate (not UTF-8)") from None
+    except ValueError:
+        raise CorruptRecordError(f"{where}: field {key!r} holds NaN or Infinity, which is not JSON") from None
 
 
 def _check_jsonl_field_types(where: str, obj: dict[str, Any]) -> None:
@@ -462,7 +504,7 @@ def _check_jsonl_field_types(where: str, obj: dict[str, Any]) -> None:
     if unknown:
         raise CorruptRecordError(f"{where}: unknown fields {unknown} (allowed: {sorted(allowed)})")
     for key in REQUIRED_JSONL:
-        if key not in obj:
+        if obj.get(key) is None:
             raise CorruptRecordError(f"{where}: missing required field {key!r}")
     for key, kinds in _JSONL_TYPES.items():
         value = obj.get(key)
@@ -481,13 +523,21 @@ def _check_jsonl_seats(where: str, obj: dict[str, Any]) -> None:
     returns = obj["returns"]
     if not returns or any(isinstance(r, float) and not math.isfinite(r) for r in returns):
         raise CorruptRecordError(f"{where}: 'returns' must be a non-empty list of finite numbers")
+    if len(returns) > MAX_SEATS:
+        raise CorruptRecordError(f"{where}: 'returns' has {len(returns)} seats; at most {MAX_SEATS}")
     if obj.get("dealer_seat") is not None and not 0 <= obj["dealer_seat"] < len(returns):
         raise CorruptRecordError(f"{where}: dealer_seat {obj['dealer_seat']} is not a seat of {len(returns)}")
     for key in ("agents", "roles"):
         if obj.get(key) is not None and len(obj[key]) != len(returns):
             raise CorruptRecordError(f"{where}: {key!r} has {len(obj[key])} entries for {len(returns)} seats")
-    if obj.get("move_players") is not None and len(obj["move_players"]) != len(obj.get("moves") or []):
+    players = obj.get("move_players")
+    if players is not None and len(players) != len(obj.get("moves") or []):
         raise CorruptRecordError(f"{where}: 'move_players' and 'moves' differ in length")
+    bad = next((p for p in players or [] if not -1 <= p < len(returns)), None)
+    if bad is not None:
+        raise CorruptRecordError(
+            f"{where}: move player {bad} is not a seat of {len(returns)} (nor -1, a chance event)"
+        )
 
 
 def import_jsonl(
@@ -520,6 +570,8 @@ def import_jsonl(
             raise CorruptRecordError(f"{src}:{lineno}: game_index {row['game_index']} appears twice")
         seen.add(row["game_index"])
         rows.append(row)
+    if not rows:  # an empty log imports nothing: most likely the wrong file
+        raise CorruptRecordError(f"{src}: no game records (one JSON object per line, docs/records.md)")
     with RecordWriter(out_dir, config) as writer:
         done = writer.done_indices()
         todo = [r for r in rows if r["game_index"] not in done]
