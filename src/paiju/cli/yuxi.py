@@ -149,7 +149,7 @@ def play(
     from paiju.yuxi.agents import REGISTRY
     from paiju.yuxi.cards import table_fingerprint
     from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
-    from paiju.yuxi.render import board_table
+    from paiju.yuxi.render import LEGEND, board_table
 
     if human is not None and as_json:
         raise ConfigError("--human and --json: a person plays at the text prompt, leave out --json")
@@ -180,6 +180,8 @@ def play(
             f"yuxi {game.config.board}: A = seat 0 ({specs[0]}, deck {deck_pair[0]}, moves first) vs "
             f"B = seat 1 ({specs[1]}, deck {deck_pair[1]}); seed {seed}"
         )
+        if not quiet:
+            console.print(LEGEND, markup=False, style="dim")
 
     def show(at: State, played: PlayedGame) -> None:
         assert isinstance(at, YuxiState)

@@ -68,7 +68,10 @@ def board_table(st: YuxiState, *, reveal_hands: bool = True, hands: Sequence[int
     table = Table(show_header=True, show_lines=True, header_style="dim")
     table.add_column("")
     for col in range(sh.width):
-        table.add_column("abcdef"[col], justify="center", min_width=12)
+        # narrow columns fold a long name onto a second line instead of cutting it ("…") or
+        # pushing the last columns off an 80-column terminal (the 6x4 board)
+        narrow = 12 if sh.width <= 4 else 9
+        table.add_column("abcdef"[col], justify="center", min_width=narrow, overflow="fold")
     for r in range(sh.height):
         row: list[Text | str] = [str(r + 1)]
         for col in range(sh.width):
@@ -107,6 +110,17 @@ def board_table(st: YuxiState, *, reveal_hands: bool = True, hands: Sequence[int
         for seat in hands:
             lines.append(Text(f"hand {'AB'[seat]}: " + _keys(st, st.hand[seat])))
     return Group(table, *lines)
+
+
+LEGEND = (
+    "Each cell: A:/B: the owner (seat 0/1) and the card, its points (red: below its starting "
+    "points, green: above), [n] armour (absorbs damage first), $n coins it carries (its killer's "
+    "seat gets them), cdN turns until its turn-start effect; the cell's weather: ~fog (halves "
+    "points), ⚡thunder (-2 at its owner's turn end), *ice (no turn effects), %erosion (-1, "
+    "ignoring armour). A move is 'play <card>@<cell>', 'end', and at a swap offer "
+    "'swap <give>-><take>' (give a hand card back to the deck, take an offered one) or 'keep'."
+)
+"""What the board's marks and the moves' notation mean: printed once by ``paiju yuxi play``."""
 
 
 def _keys(st: YuxiState, ids: list[int]) -> str:

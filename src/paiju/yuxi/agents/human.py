@@ -51,9 +51,14 @@ class HumanAgent:
         texts = [state.action_to_string(a) for a in legal_actions]
         for line in self.hand_lines(observation.hand):
             self.say(line)
+        if observation.offer:
+            self.say("swap offer: give a hand card back to your deck for one of these "
+                     "(swap <give>-><take>), or keep")
+            for line in self.hand_lines(observation.offer):
+                self.say("  " + line)
         self.say(f"{'AB'[self.seat]} to play; legal moves:")
-        for i, text in enumerate(texts, 1):
-            self.say(f"  {i:>2}. {text}")
+        for line in self.move_lines(texts):
+            self.say(line)
         while True:
             try:
                 line = self.ask(f"{'AB'[self.seat]}> ").strip()
@@ -76,6 +81,28 @@ class HumanAgent:
         return out
 
     @staticmethod
+    def move_lines(texts: Sequence[str], width: int = 80) -> list[str]:
+        """The numbered moves, a line per card: one card's plays on many cells share a line
+        (``3-14. play reef_crab@ a1 b1 ...``), as do the swaps taking one offered card
+        (``2-7. swap <give>->peddler, give: reef_crab shell_guard ...``); a number stands for
+        its cell or card in that order. The list stays a few lines, the board above it on screen."""
+        out: list[str] = []
+        i = 0
+        while i < len(texts):
+            head, item = _group(texts[i])
+            j = i + 1
+            while item and j < len(texts) and _group(texts[j])[0] == head:
+                j += 1
+            if j - i == 1:
+                out.append(f"  {i + 1:>2}. {texts[i]}")
+            else:
+                items = " ".join(_group(t)[1] for t in texts[i:j])
+                label = f"{i + 1}-{j}."
+                out.extend(textwrap.wrap(f"{label:>7} {head} {items}", width, subsequent_indent=" " * 8))
+            i = j
+        return out
+
+    @staticmethod
     def _read(line: str, texts: list[str], legal: Sequence[Action], state: Any) -> tuple[str | None, Any]:
         """(None, action) for a legal move, else (the reason, None)."""
         if not line:
@@ -94,3 +121,16 @@ class HumanAgent:
         if action in legal:
             return None, action
         return f"{line!r} is not a legal move now", None
+
+
+def _group(text: str) -> tuple[str, str]:
+    """(what moves of a line share, what tells them apart): ``play reef_crab@b2`` ->
+    ``("play reef_crab@", "b2")``, ``swap peddler->king_crab`` -> ``("swap <give>->king_crab,
+    give:", "peddler")``; other moves stand alone."""
+    if text.startswith("play ") and "@" in text:
+        head, _, cell = text.partition("@")
+        return head + "@", cell
+    if text.startswith("swap ") and "->" in text:
+        give, _, take = text[5:].partition("->")
+        return f"swap <give>->{take}, give:", give
+    return text, ""
