@@ -440,12 +440,13 @@ def _jsonl_row(path: Path, lineno: int, text: str, run_id: str) -> dict[str, Any
     extra = obj.get("extra")
     if extra is not None and not isinstance(extra, dict):
         raise CorruptRecordError(f"{where}: field 'extra' must be a JSON object")
-    index = obj.get("game_index", lineno - 1)
+    # null is "not given", as for every optional field
+    index = lineno - 1 if obj.get("game_index") is None else obj["game_index"]
     return {
         **{k: obj.get(k) for k in (*_JSONL_TYPES, *_JSONL_LISTS)},
         "run_id": run_id,
         "game_index": index,
-        "deal_index": obj.get("deal_index", index),
+        "deal_index": index if obj.get("deal_index") is None else obj["deal_index"],
         "lineup": 0,
         "returns": [float(r) for r in returns],
         "score": None if obj.get("score") is None else float(obj["score"]),
