@@ -361,3 +361,12 @@ def test_a_history_that_is_no_legal_game_is_one_line_exit_2(
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1
     assert all(f in err for f in fragments), err
+
+
+def test_input_that_is_not_utf8_is_one_line() -> None:
+    # a strict UTF-8 standard input (a UTF-8 locale) raises UnicodeDecodeError on a bad byte
+    stdin = io.TextIOWrapper(io.BytesIO(b'{"requests": [\xff]}\n'), encoding="utf-8")
+    for keep_running in (False, True):
+        stdin.seek(0)
+        with pytest.raises(InvalidNotationError, match="not UTF-8"):
+            BotzoneBot("random").serve(stdin, io.StringIO(), keep_running)

@@ -520,15 +520,18 @@ def read_input(stdin: IO[str]) -> str:
     lines before it are skipped; a first line that is not complete JSON (pretty-printed by
     hand) is completed from the rest of the input.
     """
-    line = stdin.readline()
-    while line and not line.strip():
-        line = stdin.readline()
-    if line.strip().isdigit():
-        return line + "".join(stdin.readline() for _ in range(2 * int(line) - 1))
     try:
-        json.loads(line or "null")
-    except json.JSONDecodeError:
-        return line + stdin.read()
+        line = stdin.readline()
+        while line and not line.strip():
+            line = stdin.readline()
+        if line.strip().isdigit():
+            return line + "".join(stdin.readline() for _ in range(2 * int(line) - 1))
+        try:
+            json.loads(line or "null")
+        except json.JSONDecodeError:
+            return line + stdin.read()
+    except UnicodeDecodeError as err:  # a strict UTF-8 standard input (a UTF-8 locale)
+        raise InvalidNotationError(f"input is not UTF-8 ({err.reason})") from None
     return line
 
 
