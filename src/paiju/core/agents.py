@@ -14,6 +14,7 @@ parameter is refused, so no agent can be added with an unbounded one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +63,12 @@ Bounds = tuple[float, float]
 
 
 def _format_number(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(x)
+    # whole numbers without ".0", but 1e308 as itself, not its 309 digits
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else repr(x)
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def _convert(spec: str, key: str, value: str, default: Any) -> Any:
@@ -74,9 +80,15 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
             if value.lower() in ("0", "false", "no", "off"):
                 return False
             raise ValueError(value)
+        # plain ASCII decimals only: Python's int() and float() also take "1_0" and other
+        # scripts' digits ("٣"), which no one means in a spec
         if kind is int:
+            if not _INT.fullmatch(value):
+                raise ValueError(value)
             return int(value)
         if kind is float:
+            if not _FLOAT.fullmatch(value):
+                raise ValueError(value)
             number = float(value)
             if number != number or number in (float("inf"), float("-inf")):
                 raise ValueError(value)

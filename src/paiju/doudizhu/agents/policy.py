@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import io
 import os
-import pickle
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -200,8 +198,9 @@ def load_checkpoint(source: str | os.PathLike[str] | bytes, name: str | None = N
         raise CorruptRecordError(f"{label}: no such checkpoint file") from None
     except IsADirectoryError:
         raise CorruptRecordError(f"{label}: is a directory, not a checkpoint file") from None
-    except (RuntimeError, pickle.UnpicklingError, EOFError, zipfile.BadZipFile, ValueError, OSError) as err:
+    except Exception as err:  # torch raises many types for a foreign file (a text file: KeyError)
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        first = f"{type(err).__name__} {first}" if isinstance(err, KeyError) else first
         raise CorruptRecordError(f"{label}: not a readable PyTorch checkpoint ({first})") from None
     if not isinstance(payload, dict):
         raise CorruptRecordError(f"{label}: checkpoint holds a {type(payload).__name__}, not a dictionary")
