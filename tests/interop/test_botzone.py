@@ -291,6 +291,8 @@ def test_simple_line_format_is_read_too() -> None:
     [
         ("", "empty input"),
         ("{not json", "not valid JSON"),
+        ("\u00b2\n{}", "not valid JSON"),  # '²' is a digit to str.isdigit, not to int (fuzzer)
+        ("\u0661\n{}\n", "not valid JSON"),  # an Arabic-Indic 1: not Botzone's line count either
         (
             '{"requests": [{"own": [1], "history": [[], []]}], "responses": [[]]}',
             "1 requests need 0 responses",

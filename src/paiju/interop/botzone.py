@@ -181,7 +181,7 @@ def parse_input(text: str) -> tuple[list[Any], list[Any]]:
     if not stripped:
         raise InvalidNotationError("empty input: expected Botzone's JSON on standard input")
     first, _, rest = stripped.partition("\n")
-    if first.strip().isdigit():  # simple interaction: n, then 2n-1 request/response lines
+    if _is_count(first):  # simple interaction: n, then 2n-1 request/response lines
         n = int(first)
         lines = rest.splitlines()
         if n < 1 or len(lines) < 2 * n - 1:
@@ -201,6 +201,13 @@ def parse_input(text: str) -> tuple[list[Any], list[Any]]:
             f"{len(requests)} requests need {len(requests) - 1} responses, got {len(responses)}"
         )
     return requests, responses
+
+
+def _is_count(line: str) -> bool:
+    """The simple format's first line: a count in ASCII digits (``str.isdigit`` also takes
+    '²' and other scripts' digits, which ``int`` refuses or reads)."""
+    text = line.strip()
+    return text.isascii() and text.isdigit()
 
 
 def _json(text: str, where: str) -> Any:
@@ -524,7 +531,7 @@ def read_input(stdin: IO[str]) -> str:
         line = stdin.readline()
         while line and not line.strip():
             line = stdin.readline()
-        if line.strip().isdigit():
+        if _is_count(line):
             return line + "".join(stdin.readline() for _ in range(2 * int(line) - 1))
         try:
             json.loads(line or "null")
