@@ -124,8 +124,10 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    # a 400 is a body that cannot be read at all (not UTF-8, not a form): the body is at fault
-    field = "body" if exc.status_code == 400 else None
+    # a 400 is a body that cannot be read at all (not UTF-8, not a form): the body is at fault;
+    # a 404 / 405 from the router: no route has this path / takes this method (the HTTP fuzzer
+    # found these 4xx naming no field)
+    field = {400: "body", 404: "path", 405: "method"}.get(exc.status_code)
     return JSONResponse(
         {"error": str(exc.detail), "field": field, "type": "HTTPError"},
         status_code=exc.status_code,

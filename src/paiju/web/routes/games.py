@@ -219,7 +219,8 @@ async def get_advice(
         if not isinstance(game, MahjongSession):
             why = f"game {game_id!r} is {game.kind}: the Expectimax hint is for mahjong"
             raise blamed(NotFoundError(why), "path.game_id")
-        ply, observation = game.advice_position()
+        with blame("path.game_id"):  # not this game's moment for it: the 409 names the game
+            ply, observation = game.advice_position()
     # the search runs outside the game's lock (a move need not wait for it); the answer names
     # the ply it is for, so a page that has moved on can drop it
     rows = await web.analyses.run(request, "the Expectimax hint", game.advice, ply, observation, depth)
