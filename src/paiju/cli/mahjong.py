@@ -803,6 +803,19 @@ _TableWorkers = Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Proces
 _TableJson = Annotated[bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")]
 
 
+def _models_dir(value: str | Path) -> Path:
+    """``--models``: an existing folder (an empty value was read as the current folder)."""
+    text = str(value)
+    if not text.strip():
+        raise typer.BadParameter("empty path; name the folder of models")
+    path = Path(text)
+    if not path.exists():
+        raise typer.BadParameter(f"{text} does not exist")
+    if not path.is_dir():
+        raise typer.BadParameter(f"{text} is a file, not a folder")
+    return path
+
+
 @app.command("table4", cls=LimitsHelpCommand)
 def table4_command(
     out: Annotated[
@@ -810,7 +823,10 @@ def table4_command(
     ],
     models: Annotated[
         Path | None,
-        typer.Option(help="Folder of mj-sup-M.pt, mj-dqn.pt, mj-ddqn.pt (default: the shipped models)."),
+        typer.Option(
+            parser=_models_dir,
+            help="Folder of mj-sup-M.pt, mj-dqn.pt, mj-ddqn.pt (default: the shipped models).",
+        ),
     ] = None,
     only: Annotated[
         str, typer.Option(help="Comma-separated subset of: linear,svm,mlp,cnn,densenet,resnet,dqn,ddqn,"

@@ -267,12 +267,14 @@ def _indices(text: str | None, folder: Path) -> list[int]:
     span = ""
     if recorded and len(recorded) == recorded[-1] - recorded[0] + 1:
         span = f", indices {recorded[0]}-{recorded[-1]}"
-    out: dict[int, None] = {}  # ordered and each index once
-    for part in text.split(","):
+    ranges = []
+    for part in text.split(","):  # the syntax of every part first, then what each names
         lo, dash, hi = part.strip().partition("-")
-        if not lo.isdigit() or (dash and not hi.isdigit()):
+        if not (lo.isascii() and lo.isdigit()) or (dash and not (hi.isascii() and hi.isdigit())):
             raise ConfigError(f"--indices {text!r}: write indices like 0,3,10-19")
-        first, last = int(lo), int(hi or lo)
+        ranges.append((int(lo), int(hi or lo)))
+    out: dict[int, None] = {}  # ordered and each index once
+    for first, last in ranges:
         if last < first:
             raise ConfigError(
                 f"--indices {text!r}: the range {first}-{last} runs backwards (write {last}-{first})"

@@ -12,6 +12,19 @@ from paiju.cli.validate import listen_address, output_dir
 from paiju.core.errors import ConfigError
 
 
+def _reports_dir(value: str | Path) -> Path:
+    """``--reports``: an existing folder (an empty value was read as the current folder)."""
+    text = str(value)
+    if not text.strip():
+        raise typer.BadParameter("empty path; name a folder of reports")
+    path = Path(text)
+    if not path.exists():
+        raise typer.BadParameter(f"{text} does not exist")
+    if not path.is_dir():
+        raise typer.BadParameter(f"{text} is a file, not a folder")
+    return path
+
+
 def serve(
     host: Annotated[
         str, typer.Option("--host", parser=listen_address, help="Address to listen on (loopback by default).")
@@ -36,10 +49,7 @@ def serve(
         list[Path] | None,
         typer.Option(
             "--reports",
-            exists=True,
-            file_okay=False,
-            dir_okay=True,
-            readable=True,
+            parser=_reports_dir,
             help="A folder of reports (Markdown, PNG) for the Reports page, repeatable; it replaces "
             "the reports packaged with paiju. <data>/reports is always read too.",
         ),
