@@ -268,7 +268,10 @@ def load_model(model: str) -> PolicyNet:
             data, label = shipped_checkpoint_bytes(model)
             _NETS[key] = load_checkpoint(data, name=label)
         return _NETS[key]
-    path = Path(model).expanduser()
+    try:
+        path = Path(model).expanduser()
+    except RuntimeError:  # "~name/..." for a user this system does not have
+        raise ConfigError(f"policy model {model!r}: no home folder for {model.split('/')[0]!r}") from None
     if not path.suffix and not path.exists():
         raise ConfigError(
             f"unknown policy model {model!r}: use one of {', '.join(SHIPPED)} or a path to a .pt checkpoint"

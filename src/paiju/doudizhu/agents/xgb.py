@@ -171,7 +171,10 @@ def load_model(model: str) -> Any:
                 raise CorruptRecordError(f"{label}: shipped model is missing from the package") from None
             _MODELS[key] = _booster(xgb, bytearray(data), label)
         return _MODELS[key]
-    path = Path(model).expanduser()
+    try:
+        path = Path(model).expanduser()
+    except RuntimeError:  # "~name/..." for a user this system does not have
+        raise ConfigError(f"xgb model {model!r}: no home folder for {model.split('/')[0]!r}") from None
     if not path.suffix and not path.exists():
         raise ConfigError(
             f"unknown xgb model {model!r}: use one of {', '.join(SHIPPED)} or a path to a .json model"
@@ -189,6 +192,8 @@ def load_model(model: str) -> Any:
 
 
 def _booster(xgb: Any, data: bytearray, label: str) -> Any:
+    if not data:  # XGBoost's reader aborts the whole process on an empty buffer
+        raise CorruptRecordError(f"{label}: not an XGBoost model (an empty file)")
     booster = xgb.Booster()
     try:
         booster.load_model(data)

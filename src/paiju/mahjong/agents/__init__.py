@@ -9,7 +9,6 @@ agent's per-chance-node :class:`LeafEvaluator`) are re-exported here.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from paiju.core.agents import AgentRegistry, UniformRandomAgent, keyword_defaults
@@ -155,12 +154,12 @@ def _supervised_agent(seed: SeedLike = None, model: str = "", **params: Any) -> 
     the discard by its highest legal score. ``model`` is a file, or the name of a shipped model
     (``resnet`` plays ``paiju/mahjong/models/mj-sup-resnet.pt``); the default is the ResNet, the
     strongest of the six in Table 4 (docs/results/mahjong-dqn.md)."""
-    from paiju.mahjong.agents.dqn import MODEL_DIR, DQNAgent
+    from paiju.mahjong.agents.dqn import MODEL_DIR, DQNAgent, model_file_exists
     from paiju.mahjong.train_supervised import MODELS, model_file
 
     if model in MODELS:
         model = str(model_file(MODEL_DIR, model))
-    elif not Path(model).expanduser().is_file():
+    elif not model_file_exists(model):
         raise ConfigError(
             f"supervised: model={model!r} is neither a shipped model ({', '.join(MODELS)}) "
             "nor a file (a model written by paiju mahjong train-supervised)"

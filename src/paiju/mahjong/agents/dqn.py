@@ -130,12 +130,21 @@ class QModel:
         return torch.cat(parts) if parts else torch.zeros((0, NUM_KINDS))
 
 
+def model_file_exists(model: str) -> bool:
+    """Whether ``model`` (``~`` expanded) is a file; ``~name/...`` of no such user is not one
+    (``expanduser`` raises RuntimeError there)."""
+    try:
+        return Path(model).expanduser().is_file()
+    except RuntimeError:
+        return False
+
+
 def resolve_model(model: str, name: str, agent: str = "") -> str:
     """``model`` as given, or the shipped file ``mj-{name}.pt`` (a clear error naming ``agent``,
     default ``name``, if absent)."""
     who = agent or name
     if model:
-        if not Path(model).expanduser().is_file():
+        if not model_file_exists(model):
             raise ConfigError(f"{who}: model file {model!r} does not exist")
         return model
     shipped = MODEL_DIR / f"mj-{name}.pt"
