@@ -103,3 +103,21 @@ def test_pair_correlation_against_hand_and_known_models() -> None:
     assert math.isnan(pair_correlation([1, 1, 1], [1, 1, 1]).value)
     with pytest.raises(ValueError, match="equal-length"):
         pair_correlation([1, 2], [1])
+
+
+def test_an_estimate_says_honestly_when_it_has_no_sample_or_no_interval() -> None:
+    """No sample: no value (JSON null, '—'); one sample of a mean: a value, no interval (null
+    bounds, '(1 hand)'); never NaN or Infinity in JSON, never 'nan%' or '± inf' in text."""
+    import json
+
+    none, one, two = mean_ci([]), mean_ci([300.0]), mean_ci([100.0, 300.0])
+    assert none.as_dict() == {"value": None, "low": None, "high": None, "n": 0}
+    assert one.as_dict() == {"value": 300.0, "low": None, "high": None, "n": 1}
+    json.loads(json.dumps([none.as_dict(), one.as_dict()]), parse_constant=lambda c: 1 / 0)
+    assert none.text() == "—" and proportion_ci(0, 0).text(percent=True) == "—"
+    assert one.text("+.0f", unit="hand") == "+300 (1 hand)"
+    half = 1.959963984540054 * (100 * 2**0.5) / 2**0.5  # z * s / sqrt(n), s = 141.4, n = 2
+    assert two.text("+.0f") == f"+200 ± {half:.0f}"
+    rate = proportion_ci(1, 4)
+    assert rate.text(".1f", interval=True, percent=True) == (
+        f"25.0% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]")

@@ -325,8 +325,13 @@ def test_the_referee_command_prints_the_report_and_refuses_bad_set_ups(
     assert "win rate" in out and "points / hand" in out and "lost by forfeit: crashed" in out
     assert run(["mahjong", "referee", "--bots", SHELL_BOT, SHELL_BOT, SHELL_BOT, SHELL_BOT,
                 "-n", "1", "--json", "-o", "flowers=true"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     assert len(report["hands"]) == 1 and len(report["hands"][0]["wall"]) == 288
+    # one hand: a mean with no interval, said so (issue 43: it printed '± inf', JSON Infinity)
+    assert all(s["points"]["low"] is None and s["points"]["n"] == 1 for s in report["report"])
+    assert run(["mahjong", "referee", "--bots", SHELL_BOT, SHELL_BOT, SHELL_BOT, SHELL_BOT, "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "(1 hand)" in out and "inf" not in out and "nan" not in out
     with pytest.raises(ConfigError, match="needs 4 bots"):
         mp.Referee([])
     with pytest.raises(ConfigError, match="empty bot command"):

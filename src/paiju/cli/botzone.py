@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from paiju.cli.validate import MAX_SEED, LimitsHelpCommand, agents_help, output_dir
-
-if TYPE_CHECKING:
-    from paiju.core.stats import Estimate
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -55,20 +52,6 @@ def ddz_command(
     from paiju.interop.botzone import BotzoneBot
 
     BotzoneBot(agent, seed=seed, wing_rule=wings).serve(sys.stdin, sys.stdout, keep_running)
-
-
-def _wp_text(wp: Estimate) -> str:
-    if wp.n == 0:
-        return "—"  # the bot never played this role
-    return f"{wp.value:.1%} [{wp.low:.1%}, {wp.high:.1%}]"
-
-
-def _adp_text(adp: Estimate) -> str:
-    if adp.n == 0:
-        return "—"
-    if adp.n == 1:  # one game gives a mean but no interval
-        return f"{adp.value:+.2f} (1 game)"
-    return f"{adp.value:+.2f} ± {adp.half_width:.2f}"
 
 
 @app.command("judge")
@@ -128,8 +111,8 @@ def judge_command(
             f"bot {i // 3}",
             s.role,
             str(s.wp.n),
-            _wp_text(s.wp),
-            _adp_text(s.adp),
+            s.wp.text(".1f", interval=True, percent=True),
+            s.adp.text("+.2f", unit="game"),
             str(s.forfeits),
         )
     for k, command in enumerate(bots):

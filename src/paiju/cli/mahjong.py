@@ -275,7 +275,7 @@ def arena(
         )
     console.print(table)
     dr = report.draw_rate
-    console.print(f"exhaustive draws: {100 * dr.value:.1f}% [{100 * dr.low:.1f}, {100 * dr.high:.1f}]")
+    console.print(f"exhaustive draws: {dr.text('.1f', interval=True, percent=True)}")
     for t in report.arena.tables()[1:]:
         console.print(t)
     if record is not None:
@@ -647,12 +647,11 @@ def referee_command(
         wr, pt = s.win_rate, s.points
         table.add_row(
             str(s.seat), s.bot, str(s.hands),
-            f"{100 * wr.value:.1f}% [{100 * wr.low:.1f}, {100 * wr.high:.1f}]",
-            f"{pt.value:+.0f} ± {pt.half_width:.0f}", str(s.forfeits),
+            wr.text(".1f", interval=True, percent=True), pt.text("+.0f", unit="hand"), str(s.forfeits),
         )
     console.print(table)
     dr = draws
-    console.print(f"exhaustive draws: {100 * dr.value:.1f}% [{100 * dr.low:.1f}, {100 * dr.high:.1f}]")
+    console.print(f"exhaustive draws: {dr.text('.1f', interval=True, percent=True)}")
     for h in played:
         if h.forfeit:
             f = h.forfeit

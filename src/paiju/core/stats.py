@@ -28,11 +28,32 @@ class Estimate:
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
-    def as_dict(self) -> dict[str, float | int]:
-        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+    def as_dict(self) -> dict[str, float | int | None]:
+        """As JSON data: null where there is no number (no sample: no value; one sample of a
+        mean: no interval), since JSON has no NaN or Infinity."""
+        return {"value": _finite(self.value), "low": _finite(self.low), "high": _finite(self.high),
+                "n": self.n}
+
+    def text(self, fmt: str = ".3f", *, interval: bool = False, percent: bool = False,
+             unit: str = "sample") -> str:
+        """For people: ``value ± half`` (or ``value [low, high]`` with ``interval``), ``—`` with
+        no sample, ``value (1 unit)`` when there is no interval; ``percent`` scales by 100."""
+        if self.n == 0 or not math.isfinite(self.value):
+            return "—"
+        k, tail = (100.0, "%") if percent else (1.0, "")
+        value = f"{k * self.value:{fmt}}{tail}"
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return f"{value} (1 {unit})" if self.n == 1 else value
+        if interval:
+            return f"{value} [{k * self.low:{fmt}}, {k * self.high:{fmt}}]"
+        return f"{value} ± {k * self.half_width:{fmt.lstrip('+')}}"
 
     def __str__(self) -> str:
-        return f"{self.value:.3f} ± {self.half_width:.3f}"
+        return self.text()
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def proportion_ci(successes: float, n: int) -> Estimate:

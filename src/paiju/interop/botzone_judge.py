@@ -11,7 +11,6 @@ Bots rotate seats game by game, so each is the landlord a third of the time.
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import time
@@ -341,16 +340,10 @@ class BotStats:
         return {
             "bot": self.bot,
             "role": self.role,
-            "wp": finite_dict(self.wp),
-            "adp": finite_dict(self.adp),
+            "wp": self.wp.as_dict(),
+            "adp": self.adp.as_dict(),
             "forfeits": self.forfeits,
         }
-
-
-def finite_dict(estimate: Estimate) -> dict[str, float | int | None]:
-    """An estimate as JSON: null where there is no number (no games: no value; one game: no
-    interval), since NaN and Infinity are not JSON."""
-    return {k: v if math.isfinite(v) else None for k, v in estimate.as_dict().items()}
 
 
 def summarize(commands: Sequence[str], results: Sequence[GameResult]) -> list[BotStats]:

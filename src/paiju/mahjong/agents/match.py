@@ -273,10 +273,10 @@ def rows_paired(a_rows: Sequence[dict[str, Any]], b_rows: Sequence[dict[str, Any
     common = sorted(walls_a.keys() & walls_b.keys())
     if not common:
         raise ValueError("the runs have no complete wall in common")
-    def diff(i: int) -> dict[str, float | int]:  # i: 0 = A's wins, 2 = A's points
+    def diff(i: int) -> dict[str, float | int | None]:  # i: 0 = A's wins, 2 = A's points
         return mean_ci([_mean(walls_a[w][i]) - _mean(walls_b[w][i]) for w in common]).as_dict()
 
-    def margin(i: int) -> dict[str, float | int]:  # A's margin over the baseline, run a less run b
+    def margin(i: int) -> dict[str, float | int | None]:  # A's margin over the baseline, run a less run b
         return mean_ci([
             _mean(walls_a[w][i]) - _mean(walls_a[w][i + 1]) - _mean(walls_b[w][i]) + _mean(walls_b[w][i + 1])
             for w in common
