@@ -11,8 +11,8 @@ from pathlib import Path
 
 ORDER = [
     "ddz-engine", "arena", "ddz-split", "tagger", "ddz-agents", "ddz-xgb", "ddz-selfplay", "ray-cluster", "botzone", "dih",
-    "dih-validation", "mahjong-engine", "mahjong", "mahjong-expectimax", "mahjong-dqn", "mcts", "yuxi", "alphazero",
-    "web", "first-call",
+    "dih-validation", "mahjong-engine", "mahjong", "mahjong-expectimax", "mahjong-dqn", "mahjong-reader", "mcts", "yuxi", "alphazero",
+    "web", "first-call", "fuzzing",
 ]
 
 HEADER = """# Results

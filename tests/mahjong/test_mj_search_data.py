@@ -180,3 +180,23 @@ def test_bad_configs_are_refused_before_any_work(tmp_path: Path, field: str, val
 def test_advantages_are_over_the_action_played() -> None:
     assert S.advantages([3, 7, 9], [10.0, 4.0, -2.0], 7) == {3: 6.0, 7: 0.0, 9: -6.0}
     assert S.advantages([3, 7], [10.0, 4.0], 12) is None  # a pruned option was played
+
+
+def test_the_commands_write_the_data_and_train_the_reader_or_refuse_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiju.cli.main import run
+
+    out = tmp_path / "data"
+    assert run(["mahjong", "search-data", "--out", str(out), "-n", "2", "--teacher", TEACHER, "-p", TEACHER,
+                "-p", "greedy", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["hands"] == 2 and (out / "decisions.parquet").is_file()
+    assert run(["mahjong", "train-reader", "--data", str(out), "--out", str(tmp_path / "r"), "--epochs", "1",
+                "--hidden", "8", "--leave-out", TEACHER]) == 0
+    assert "reader" in capsys.readouterr().out and (tmp_path / "r" / "reader.pt").is_file()
+    assert run(["mahjong", "search-data", "--out", str(tmp_path / "x"), "--teacher", "greedy"]) == 2
+    assert run(["mahjong", "train-reader", "--data", str(tmp_path / "x"), "--out", str(tmp_path / "y")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "values no options" in err[0] and "not a finished search-data folder" in err[1]
+    assert not (tmp_path / "y").exists()

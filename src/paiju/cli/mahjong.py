@@ -692,6 +692,76 @@ def discard_data_command(
     )
 
 
+@app.command("search-data", cls=LimitsHelpCommand)
+def search_data_command(
+    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="The output folder.")],
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    teacher: Annotated[str, typer.Option(help="The value search that labels every decision.")] = (
+        "expectimax:leaf=value,ron=classes"),
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", "-p", help="A player a seat may draw (repeat; default: the teacher, "
+                     "expectimax, greedy)."),
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same rows with any).")] = 1,
+    chunk: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Hands per chunk (the unit of resume).")
+    ] = 32,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play seeded hands at a table of mixed players and label every decision with a choice by
+    the teacher search (each option's value), with the opponents' hidden hands, readiness and
+    waits (docs/mahjong.md §16). Run again with the same arguments to resume."""
+    from paiju.mahjong.search_data import PLAYERS, SearchDataConfig, generate
+
+    cfg = SearchDataConfig(out=str(out), hands=hands, seed=seed, teacher=teacher,
+                           players=tuple(player) if player else PLAYERS, workers=workers, chunk=chunk)
+    summary = generate(cfg, progress=not json_out)
+    if json_out:
+        print_json(summary)
+        return
+    cost = summary["cost"]
+    console.print(
+        f"{summary['rows']} labelled decisions of {hands} hands: {out} "
+        f"({cost['cpu_s_per_hand']:.2f} CPU s per hand, "
+        f"{cost['teacher_cpu_s'] / max(cost['cpu_s'], 1e-9):.0%} of it the teacher's)", markup=False,
+    )
+
+
+@app.command("train-reader", cls=LimitsHelpCommand)
+def train_reader_command(
+    data: Annotated[Path, typer.Option("--data", "-d", help="A finished search-data folder.")],
+    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder (resumes).")],
+    leave_out: Annotated[
+        str, typer.Option(help="Opponent type kept out of training (the gate's).")
+    ] = "greedy",
+    epochs: Annotated[int, typer.Option(min=1, max=10_000)] = 20,
+    hidden: Annotated[str, typer.Option(help="Hidden widths, comma-separated.")] = "256,256",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads.")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Train the table reader (each opponent's readiness and waits) on a search-data folder's
+    oracle labels, one opponent type left out, and report the held-out deal-in log-loss
+    beside the fitted models and a constant (docs/results/mahjong-reader.md)."""
+    from paiju.mahjong.train_reader import ReaderConfig, train
+
+    report = train(ReaderConfig(data=str(data), out=str(out), leave_out=leave_out, epochs=epochs,
+                                hidden=_widths(hidden), seed=seed, threads=threads))
+    if json_out:
+        print_json(report)
+        return
+    for name, row in {**report["held_out_by_opponent"],
+                      **({"reads-ceiling hands": report["reads_ceiling_hands"]}
+                         if "reads_ceiling_hands" in report else {})}.items():
+        if not row["samples"]:
+            console.print(f"{name}: no held-out turn", markup=False)
+            continue
+        console.print(f"{name}: reader {row['reader']:.4f}, fitted {row['fitted_models']:.4f}, "
+                      f"constant {row['constant']:.4f} ({row['samples']} samples)", markup=False)
+
+
 @app.command("train-supervised")
 def train_supervised_command(
     data: Annotated[

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import torch
+from torch import nn
 
 from paiju.mahjong.agents.defence import (
     WALL,
@@ -40,9 +41,6 @@ from paiju.mahjong.agents.defence import (
 )
 from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation
 from paiju.mahjong.tiles import NUM_KINDS
-
-if TYPE_CHECKING:
-    import torch
 
 READER_VERSION = "mj-reader-1"
 KIND_CHANNELS = 13
@@ -110,28 +108,86 @@ def table_features(obs: MahjongObservation) -> tuple[list[int], np.ndarray]:
     return seats, np.stack([reader_features(obs, s, order, unseen) for s in seats])
 
 
-def _torch() -> Any:
-    import torch
+NEIGHBOURS = (-2, -1, 1, 2)
+"""Kinds whose channels a kind's wait reads beside its own (same suit only)."""
+READY_SCALAR = 9
+"""Index among the scalars of the fitted readiness chance (the readiness head's starting point)."""
 
-    return torch
+
+def _neighbour_index() -> list[list[int]]:
+    """Per kind, the kind ``k + d`` of each offset in :data:`NEIGHBOURS` when in the same suit, else
+    ``NUM_KINDS`` (a column of zeros)."""
+    out = []
+    for k in range(NUM_KINDS):
+        row = []
+        for d in NEIGHBOURS:
+            j = k + d
+            row.append(j if k < 27 and 0 <= j < 27 and j // 9 == k // 9 else NUM_KINDS)
+        out.append(row)
+    return out
 
 
-def build_net(hidden: Sequence[int] = (256, 256)) -> torch.nn.Module:
-    """The reader: an MLP from :data:`INPUT_SIZE` inputs to 1 readiness + 34 wait logits."""
-    nn = _torch().nn
-    layers: list[Any] = []
-    width = INPUT_SIZE
+def _logit(p: torch.Tensor) -> torch.Tensor:
+    p = p.clamp(1e-6, 1 - 1e-6)
+    return torch.log(p) - torch.log1p(-p)
+
+
+def _head(width: int, hidden: Sequence[int]) -> nn.Sequential:
+    """An MLP to one logit whose last layer starts at zero (the residual starts at nothing)."""
+    layers: list[nn.Module] = []
     for h in hidden:
         layers += [nn.Linear(width, h), nn.ReLU()]
         width = h
-    layers.append(nn.Linear(width, 1 + NUM_KINDS))
-    return nn.Sequential(*layers)
+    last = nn.Linear(width, 1)
+    nn.init.zeros_(last.weight)
+    nn.init.zeros_(last.bias)
+    return nn.Sequential(*layers, last)
+
+
+class ReaderNet(nn.Module):
+    """The reader: one small network shared by the 34 kinds (a kind's channels, its same-suit
+    neighbours' within two, its class and the opponent's scalars give its wait logit) and a
+    readiness head on the scalars. Both learn a residual on the fitted models' logits and start
+    at zero, so an untrained reader reads as the fitted models do; sharing the kinds' network
+    gives each weight 34 samples a decision (a flat network over all kinds learnt the training
+    hands by heart within three epochs: docs/results/mahjong-reader.md)."""
+
+    neighbours: torch.Tensor
+    kind_class: torch.Tensor
+
+    def __init__(self, hidden: Sequence[int] = (64, 64)) -> None:
+        super().__init__()
+        self.wait = _head(KIND_CHANNELS * (1 + len(NEIGHBOURS)) + 4 + SCALARS, hidden)
+        self.ready = _head(SCALARS, hidden)
+        kind_class = torch.zeros(NUM_KINDS, 4)
+        for k in range(NUM_KINDS):
+            r = k % 9
+            kind_class[k, 0 if k >= 27 else 1 if r in (0, 8) else 2 if r in (1, 7) else 3] = 1.0
+        self.register_buffer("neighbours", torch.tensor(_neighbour_index()))
+        self.register_buffer("kind_class", kind_class)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """``(B, INPUT_SIZE)`` inputs to ``(B, 35)`` logits: readiness, then the 34 waits."""
+        b = x.shape[0]
+        planes = x[:, :KIND_CHANNELS * NUM_KINDS].view(b, KIND_CHANNELS, NUM_KINDS).transpose(1, 2)
+        scalars = x[:, KIND_CHANNELS * NUM_KINDS:]
+        padded = torch.cat([planes, planes.new_zeros(b, 1, KIND_CHANNELS)], dim=1)  # (b, 35, C)
+        near = padded[:, self.neighbours].reshape(b, NUM_KINDS, -1)  # (b, 34, 4C)
+        per_kind = torch.cat([planes, near, self.kind_class.expand(b, -1, -1),
+                              scalars[:, None, :].expand(-1, NUM_KINDS, -1)], dim=2)
+        waits = _logit(planes[:, :, KIND_CHANNELS - 1]) + self.wait(per_kind).squeeze(2)
+        ready = _logit(scalars[:, READY_SCALAR]) + self.ready(scalars).squeeze(1)
+        return torch.cat([ready[:, None], waits], dim=1)
+
+
+def build_net(hidden: Sequence[int] = (64, 64)) -> ReaderNet:
+    return ReaderNet(hidden)
 
 
 class NetworkReader:
     """A trained reader as the value Expectimax's :class:`DealInReader`."""
 
-    def __init__(self, net: torch.nn.Module) -> None:
+    def __init__(self, net: nn.Module) -> None:
         self.net = net.eval()
 
     @classmethod
@@ -146,7 +202,6 @@ class NetworkReader:
 
     def chances(self, obs: MahjongObservation) -> dict[int, np.ndarray]:
         """Per opponent seat, the 34 kinds' chances of completing his hand now."""
-        torch = _torch()
         seats, x = table_features(obs)
         with torch.no_grad():
             out = torch.sigmoid(self.net(torch.from_numpy(x))[:, 1:]).numpy()
@@ -156,5 +211,6 @@ class NetworkReader:
         return {s: [float(p[k]) for k in kinds] for s, p in self.chances(obs).items()}
 
 
-__all__ = ["INPUT_SIZE", "KIND_CHANNELS", "READER_VERSION", "SCALARS", "NetworkReader", "build_net",
+__all__ = ["INPUT_SIZE", "KIND_CHANNELS", "READER_VERSION", "SCALARS", "NetworkReader", "ReaderNet",
+           "build_net",
            "reader_features", "table_features"]

@@ -8,7 +8,9 @@ readiness and his waits, his player type); the split (the last ``validation`` sh
 hands is held out, and every sample whose *opponent* is of the ``leave_out`` type is kept
 out of training: the gate is read on opponents the reader never saw); the training loop
 (binary cross-entropy on readiness and the 34 waits, Adam, a checkpoint after every epoch, so
-an interrupted run resumed gives the uninterrupted run's weights); the report.
+an interrupted run resumed gives the uninterrupted run's weights; the weights kept are the
+epoch's with the lowest deal-in log-loss on the held-out hands' opponents of the *seen*
+types, or none: the reader starts as the fitted models); the report.
 
 The gate (docs/results/mahjong-reader.md): the held-out **deal-in log-loss** -- per turn
 decision, opponent and kind held by the acting seat, the chance that the kind is one of the
@@ -52,7 +54,7 @@ class ReaderConfig:
     out: str
     leave_out: str = "greedy"
     """Opponents of this player type are kept out of training (the gate is read on them)."""
-    hidden: tuple[int, ...] = (256, 256)
+    hidden: tuple[int, ...] = (64, 64)
     epochs: int = 20
     batch: int = 512
     lr: float = 1e-3
@@ -132,10 +134,12 @@ def greedy_test_samples(hands: int, seed: int) -> Samples:
 
 
 # ---- the gate's measure -----------------------------------------------------------------------
-def deal_in_log_loss(p_waits: np.ndarray, s: Samples, constant: float) -> dict[str, float]:
+def deal_in_log_loss(p_waits: np.ndarray, s: Samples, constant: float) -> dict[str, Any]:
     """The held-out deal-in log-loss of the reader's chances ``p_waits`` (n, 34), of the fitted
     models (read from the inputs) and of ``constant``, over the held kinds of turn samples."""
     y = s.waits[s.held]
+    if not len(y):  # no turn of this type among the held-out hands
+        return {"samples": 0, "reader": None, "fitted_models": None, "constant": None}
     return {
         "samples": int(s.held.sum()),
         "reader": probability_log_loss(p_waits[s.held], y),
@@ -150,6 +154,7 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
 
     if not 0 < cfg.validation < 1 or cfg.epochs < 1 or cfg.batch < 1:
         raise ConfigError("train-reader: validation must be in (0, 1), epochs and batch at least 1")
+    S.read_summary(cfg.data)  # a finished search-data folder, checked before anything is written
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -181,6 +186,9 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
     start, metrics = 0, []
+    # early stopping reads the held-out hands' opponents of the *seen* types, never the left-out one
+    val = held_out.take(held_out.opponent != leave_out)
+    best: dict[str, Any] = {"epoch": -1, "net": {k: v.clone() for k, v in net.state_dict().items()}}
     ckpt = out / "checkpoint.pt"
     if ckpt.is_file():
         state = torch.load(ckpt, map_location="cpu", weights_only=True)
@@ -189,6 +197,7 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         start, metrics = int(state["epoch"]) + 1, json.loads(state["metrics"])
+        best = {"epoch": int(state["best_epoch"]), "net": state["best_net"]}
     x = torch.from_numpy(fit.x)
     y = torch.from_numpy(np.concatenate([fit.ready[:, None], fit.waits], axis=1))
 
@@ -199,6 +208,10 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
         net.train()
         return p
 
+    def val_loss() -> float:
+        return float(deal_in_log_loss(predict(val)[:, 1:], val, constant)["reader"])
+
+    start_loss = val_loss() if start == 0 else metrics[0]["start_validation_loss"]
     for epoch in range(start, cfg.epochs):
         clock = time.process_time()
         order = torch.randperm(len(x), generator=torch.Generator().manual_seed(derive_seed(cfg.seed, epoch)))
@@ -213,17 +226,24 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
         p = predict(held_out)
         by_type = {t: deal_in_log_loss(p[held_out.opponent == t, 1:], held_out.take(held_out.opponent == t),
                                        constant)["reader"] for t in types}
-        metrics.append({"epoch": epoch, "train_loss": total / len(order),
+        loss_now = val_loss()
+        metrics.append({"epoch": epoch, "train_loss": total / len(order), "validation_loss": loss_now,
+                        "start_validation_loss": start_loss,
                         "held_out_deal_in_log_loss": by_type, "cpu_s": time.process_time() - clock})
+        if loss_now < min([start_loss] + [m["validation_loss"] for m in metrics[:-1]]):
+            best = {"epoch": epoch, "net": {k: v.clone() for k, v in net.state_dict().items()}}
         torch.save({"identity": identity, "net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch,
-                    "metrics": json.dumps(metrics)}, ckpt.with_suffix(".tmp"))
+                    "best_epoch": best["epoch"], "best_net": best["net"], "metrics": json.dumps(metrics)},
+                   ckpt.with_suffix(".tmp"))
         ckpt.with_suffix(".tmp").replace(ckpt)
 
-    # the report: per opponent type on the held-out hands, and reads-ceiling's greedy hands
+    # the report, with the best epoch's weights (-1: none beat the fitted models it starts from):
+    # per opponent type on the held-out hands, and reads-ceiling's greedy hands
+    net.load_state_dict(best["net"])
     p = predict(held_out)
     report: dict[str, Any] = {
         "config": asdict(cfg), "samples": {"fit": len(fit.x), "held_out": len(held_out.x)},
-        "constant": constant, "epochs": metrics,
+        "constant": constant, "best_epoch": best["epoch"], "epochs": metrics,
         "held_out_by_opponent": {t: deal_in_log_loss(p[held_out.opponent == t, 1:],
                                                      held_out.take(held_out.opponent == t), constant)
                                  for t in types},
