@@ -391,6 +391,15 @@ ROWS: list[tuple[list[str], int, str]] = [
      "give --match or --option, not both"),
     ([*ARENA, "--match", "east"], 2, "--match is for mahjong"),
     (["arena", "-g", "mahjong", "-a", "greedy,random", "--match"], 2, "'--match' requires an argument"),
+    # --- mahjong search-data / train-reader (learning from the search) -------------------------
+    (["mahjong", "search-data", "--out", "{missing}", "--hands", "0"], 2, "'--hands' / '-n'"),
+    (["mahjong", "search-data", "--out", "{missing}", "-p", "nosuch"], 2, "nosuch"),
+    (["mahjong", "search-data", "--out", "{missing}", "--teacher", "greedy"], 2, "values no options"),
+    (["mahjong", "search-data", "--out", "{file}"], 2, "is a file"),
+    (["mahjong", "train-reader", "--data", "{missing}", "--out", "{missing}"], 2, "does not exist"),
+    (["mahjong", "train-reader", "--data", "{file}", "--out", "{missing}"], 2, "is a file, not a folder"),
+    (["mahjong", "train-reader", "--data", "{dir}", "--out", "{missing}"], 2, "not a finished search-data"),
+    (["mahjong", "train-reader", "--data", "{dir}", "--out", "{missing}", "--hidden", "0"], 2, "--hidden"),
     # --- mahjong discard-data / train-supervised (issue 18: the supervised baselines) ----------
     (["mahjong", "discard-data", "--out", "{missing}.parquet", "--hands", "0"], 2, "'--hands' / '-n'"),
     (["mahjong", "discard-data", "--out", "{missing}.parquet", "-a", "nosuch"], 2,

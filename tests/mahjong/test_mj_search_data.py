@@ -196,6 +196,8 @@ def test_the_commands_write_the_data_and_train_the_reader_or_refuse_in_one_line(
                 "--hidden", "8", "--leave-out", TEACHER]) == 0
     assert "reader" in capsys.readouterr().out and (tmp_path / "r" / "reader.pt").is_file()
     assert run(["mahjong", "search-data", "--out", str(tmp_path / "x"), "--teacher", "greedy"]) == 2
+    assert not (tmp_path / "x").exists()  # refused before anything is written
+    (tmp_path / "x").mkdir()
     assert run(["mahjong", "train-reader", "--data", str(tmp_path / "x"), "--out", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "values no options" in err[0] and "not a finished search-data folder" in err[1]

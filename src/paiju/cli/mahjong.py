@@ -15,6 +15,7 @@ from paiju.cli.validate import (
     LimitsHelpCommand,
     agent_line_up,
     agents_help,
+    input_dir,
     input_file,
     mahjong_hand,
     output_dir,
@@ -731,7 +732,9 @@ def search_data_command(
 
 @app.command("train-reader", cls=LimitsHelpCommand)
 def train_reader_command(
-    data: Annotated[Path, typer.Option("--data", "-d", help="A finished search-data folder.")],
+    data: Annotated[
+        Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
+    ],
     out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder (resumes).")],
     leave_out: Annotated[
         str, typer.Option(help="Opponent type kept out of training (the gate's).")

@@ -158,6 +158,19 @@ def input_file(value: str | os.PathLike[str]) -> Path:
     return path
 
 
+def input_dir(value: str | os.PathLike[str]) -> Path:
+    """An existing folder."""
+    text = _text(value)
+    if not text.strip():
+        raise typer.BadParameter("empty path; name the folder to read")
+    path = Path(text)
+    if not path.exists():
+        raise typer.BadParameter(f"{text} does not exist")
+    if not path.is_dir():
+        raise typer.BadParameter(f"{text} is a file, not a folder")
+    return path
+
+
 def parquet_input(value: str | os.PathLike[str]) -> Path:
     """A Parquet file, or a folder holding at least one (game records, distribution tables)."""
     text = _text(value)

@@ -167,12 +167,12 @@ def _write(cfg: TableConfig, name: str, results: list[dict[str, Any]]) -> None:
 
 def format_estimate(e: dict[str, Any], digits: int = 3, sign: bool = False) -> str:
     """``value [low, high]`` of an :class:`~paiju.core.stats.Estimate` dict (``—`` with no
-    data; an unbounded side, one wall, as ``−∞`` / ``∞``)."""
-    if not e["n"] or math.isnan(e["value"]):
+    data; an unbounded side, one wall, as ``−∞`` / ``∞``: null in JSON, infinite in older files)."""
+    if not e["n"] or not _finite(e["value"]):
         return "—"
     fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
-    low = "−∞" if math.isinf(e["low"]) else fmt.format(e["low"])
-    high = "∞" if math.isinf(e["high"]) else fmt.format(e["high"])
+    low = fmt.format(e["low"]) if _finite(e["low"]) else "−∞"
+    high = fmt.format(e["high"]) if _finite(e["high"]) else "∞"
     return f"{fmt.format(e['value'])} [{low}, {high}]"
 
 
@@ -205,11 +205,20 @@ def markdown(cfg: TableConfig, results: Sequence[dict[str, Any]]) -> str:
 
 def _below(e: dict[str, Any]) -> float:
     """The error bar under an estimate (0 where the interval is unbounded: one wall)."""
-    return max(0.0, e["value"] - e["low"]) if math.isfinite(e["low"]) else 0.0
+    return max(0.0, e["value"] - e["low"]) if _finite(e["low"]) else 0.0
 
 
 def _above(e: dict[str, Any]) -> float:
-    return max(0.0, e["high"] - e["value"]) if math.isfinite(e["high"]) else 0.0
+    return max(0.0, e["high"] - e["value"]) if _finite(e["high"]) else 0.0
+
+
+def _finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+def _number(x: float | None) -> float:
+    """A value to plot: NaN (not drawn) where there is none."""
+    return math.nan if x is None else x
 
 
 def plot(results: Sequence[dict[str, Any]], path: Path, title: str) -> None:
@@ -223,7 +232,7 @@ def plot(results: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(names) + 1.6), sharey=True)
     for ax, key, label in ((axes[0], "win_rate_A_minus_B", "Δ win rate per seat-hand"),
                            (axes[1], "score_A_minus_B", "Δ points per seat-hand")):
-        values = [r[key]["value"] for r in results]
+        values = [_number(r[key]["value"]) for r in results]
         errs = [[_below(r[key]) for r in results], [_above(r[key]) for r in results]]
         ax.errorbar(values, range(len(names)), xerr=errs, fmt="o", capsize=3)
         ax.axvline(0.0, color="grey", lw=0.8)
@@ -256,7 +265,7 @@ def sweep_plot(results: Sequence[dict[str, Any]], path: Path, title: str) -> Non
         axes[0].plot(xs, [r["decision_A"].get("p95_ms", math.nan) / 1000 for _, r in points], "x--",
                      label=f"depth {depth} p95")
         for ax, key in ((axes[1], "win_rate_A"), (axes[2], "score_A")):
-            ys = [r[key]["value"] for _, r in points]
+            ys = [_number(r[key]["value"]) for _, r in points]
             lo = [_below(r[key]) for _, r in points]
             hi = [_above(r[key]) for _, r in points]
             ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=3, label=f"depth {depth}")
