@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from paiju.doudizhu.cards import parse_counts
-from paiju.doudizhu.split import exact, heuristic
+from paiju.doudizhu.split_core import exact, heuristic
 
 BASELINES: Final[dict[str, Callable[[str], str]]] = {
     "heuristic": lambda hand: heuristic(hand).tags(),

@@ -43,7 +43,7 @@ from torchcrf import CRF
 
 from paiju.core.errors import ConfigError
 from paiju.doudizhu.cards import NUM_RANKS, Hand, parse_counts
-from paiju.doudizhu.split import Split, exact, repair_tags, tags_need_repair
+from paiju.doudizhu.split_core import Split, exact, repair_tags, tags_need_repair
 
 MAX_CARDS: Final = 20
 NUM_LABELS: Final = 4
