@@ -15,17 +15,12 @@ is the entry point; the redeal itself lives here, apart from the rules engine:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from paiju.core.errors import IllegalMoveError
-from paiju.mahjong.game import (
-    NUM_PLAYERS,
-    DrawKind,
-    MahjongGame,
-    MahjongObservation,
-    MahjongState,
-    Phase,
-)
+from paiju.mahjong.phases import NUM_PLAYERS, DrawKind, Phase
 from paiju.mahjong.tiles import (
     COPIES,
     FLOWER_BASE,
@@ -37,6 +32,9 @@ from paiju.mahjong.tiles import (
     MeldType,
     tile_name,
 )
+
+if TYPE_CHECKING:  # the engine calls this module: the types only, no import circle (docs/design.md §21)
+    from paiju.mahjong.game import MahjongGame, MahjongObservation, MahjongState
 
 
 def sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Generator) -> MahjongState:
@@ -92,7 +90,7 @@ def _drawn_flags(obs: MahjongObservation, seat: int) -> list[bool]:
 
 def _public_state(game: MahjongGame, obs: MahjongObservation) -> MahjongState:
     """A state with what every seat sees of the game outside the hand in progress."""
-    s = MahjongState(game)
+    s = game.new_initial_state()  # a fresh MahjongState(game)
     s.phase = obs.phase
     s.turn = obs.turn
     s.draw_kind = obs.draw_kind

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -52,6 +51,10 @@ from paiju.core.errors import AmbiguousMoveError, ConfigError, IllegalMoveError,
 from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
 from paiju.core.rng import SeedLike, as_generator
 from paiju.mahjong.config import FLAG_PATTERNS, MahjongConfig
+from paiju.mahjong.determinize import sample_state as _sample_state
+from paiju.mahjong.phases import NUM_PLAYERS as NUM_PLAYERS  # defined there so determinize can read them
+from paiju.mahjong.phases import DrawKind as DrawKind
+from paiju.mahjong.phases import Phase as Phase
 from paiju.mahjong.scoring import (
     Payment,
     Score,
@@ -82,7 +85,6 @@ from paiju.mahjong.tiles import (
     wall_tile_name,
 )
 
-NUM_PLAYERS = 4
 DISCARD = 0
 CONCEALED_KONG = 34
 ADDED_KONG = 68
@@ -103,25 +105,6 @@ MAX_DECISIONS_PER_HAND = 500
 _WIND_NAMES = "東南西北"
 LOCK_ALL_DISCARDS = 1 << NUM_KINDS
 """Lock bit of ``missed_discard_scope="all"``: no win on any discard until one's own next discard."""
-
-
-class Phase(IntEnum):
-    DEAL = 0
-    """Chance node: the wall shuffle of the next hand."""
-    TURN = 1
-    CLAIM = 2
-    ROB = 3
-    OVER = 4
-
-
-class DrawKind(IntEnum):
-    NONE = 0
-    """No draw this turn (dealer's first turn, or the turn after a chow / pung)."""
-    NORMAL = 1
-    REPLACEMENT = 2
-    """From the tail after a kong (also when a flower interrupted that replacement)."""
-    FLOWER = 3
-    """From the tail after a flower revealed on a normal draw (only with flowers)."""
 
 
 @dataclass(frozen=True)
@@ -1304,9 +1287,7 @@ class MahjongGame:
         """
         if not isinstance(observation, MahjongObservation):
             raise TypeError(f"sample_state needs a MahjongObservation, not {type(observation).__name__}")
-        from paiju.mahjong.determinize import sample_state  # imports this module
-
-        return sample_state(self, observation, as_generator(rng))
+        return _sample_state(self, observation, as_generator(rng))
 
 
 def wall_notation(wall: Sequence[int]) -> str:
