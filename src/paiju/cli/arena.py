@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
+from paiju.cli import options as opt
 from paiju.cli.common import console, print_json, split_agents
-from paiju.cli.validate import MAX_GAMES, MAX_SEED, MAX_WORKERS, agents_help, output_dir
+from paiju.cli.validate import MAX_GAMES, agents_help
 from paiju.cli.validate import game_options as validate_game_options
 
 
@@ -17,7 +18,8 @@ def arena(
     agents: Annotated[
         str,
         typer.Option(
-            "--agents", "-a",
+            "--agents",
+            "-a",
             help=agents_help(
                 "Comma-separated agent specs: 'rule,search:budget=200'.", "doudizhu", "mahjong", "yuxi"
             ),
@@ -30,25 +32,24 @@ def arena(
         ),
     ] = 100,
     seed: Annotated[
-        int,
-        typer.Option(min=0, max=MAX_SEED, help="Run seed: deal i and every agent's seed derive from it."),
+        int, opt.seed("Run seed: deal i and every agent's seed derive from it.", short=False)
     ] = 0,
     fmt: Annotated[
         str | None,
         typer.Option(
-            "--format", "-f",
+            "--format",
+            "-f",
             help="duplicate | swap | rotation | 2v2 | 2v2-all | fixed "
             "(default: the game's first supported format).",
         ),
     ] = None,
     options: Annotated[
         list[str] | None,
-        typer.Option(
-            "--option", "-o",
-            help="A rule option of the game as KEY=VALUE, repeatable; the keys are the fields of the "
+        opt.rule_options(
+            "A rule option of the game as KEY=VALUE, repeatable; the keys are the fields of the "
             "game's config: doudizhu wing_rule=rlcard, scoring=casual, bidding=true; mahjong "
             "min_tai=1, multi_ron=head_bump, limit=none, extras=...; yuxi board=6x4, "
-            "die_bonus=false, swaps=false, decks=a,b (see docs/arena.md).",
+            "die_bonus=false, swaps=false, decks=a,b (see docs/arena.md)."
         ),
     ] = None,
     match: Annotated[
@@ -59,21 +60,13 @@ def arena(
             "east (one 東風 round), east-south, full (東南西北), or a number of rounds 1..4.",
         ),
     ] = None,
-    workers: Annotated[
-        int, typer.Option(min=1, max=MAX_WORKERS, help="Worker processes (results identical to 1).")
-    ] = 1,
-    ray: Annotated[
-        bool, typer.Option("--ray", help="Play on Ray: $RAY_ADDRESS's cluster, else a local instance.")
-    ] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    workers: opt.Workers = 1,
+    ray: Annotated[bool, opt.ray("Play on Ray: $RAY_ADDRESS's cluster, else a local instance.")] = False,
+    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
     record: Annotated[
-        Path | None,
-        typer.Option(
-            "--record", parser=output_dir,
-            help="Record games to this directory as Parquet; rerun to resume.",
-        ),
+        Path | None, opt.record("Record games to this directory as Parquet; rerun to resume.")
     ] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    progress: opt.Progress = True,
 ) -> None:
     """Play matches between agents with seat rotation; WP and ADP per role with 95% intervals.
 

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from paiju.cli import options as opt
 from paiju.cli.az_options import (
     BatchSizeOpt,
     BlocksOpt,
@@ -35,7 +36,7 @@ from paiju.cli.az_options import (
     train_config,
 )
 from paiju.cli.common import console
-from paiju.cli.validate import MAX_SEED, MAX_WORKERS, LimitsHelpCommand, game_options
+from paiju.cli.validate import LimitsHelpCommand, game_options
 from paiju.core.errors import ConfigError
 from paiju.core.runner import Backend
 
@@ -52,9 +53,7 @@ def train(
     out_dir: OutOpt,
     options: Annotated[
         list[str] | None,
-        typer.Option(
-            "--option", "-o", help="A rule option KEY=VALUE, repeatable: gomoku rows=9, win_length=5."
-        ),
+        opt.rule_options("A rule option KEY=VALUE, repeatable: gomoku rows=9, win_length=5."),
     ] = None,
     iterations: IterationsOpt = Default.iterations,
     games: GamesOpt = Default.games,
@@ -70,13 +69,9 @@ def train(
     lr: LrOpt = Default.lr,
     root_value_weight: RootValueOpt = Default.root_value_weight,
     value_skip: ValueSkipOpt = Default.value_skip,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the run.")] = 0,
-    workers: Annotated[
-        int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local self-play processes.")
-    ] = 1,
-    ray: Annotated[
-        bool, typer.Option("--ray", help="Self-play as Ray tasks ($RAY_ADDRESS, else a local Ray).")
-    ] = False,
+    seed: Annotated[int, opt.seed("Seed of the run.", short=False)] = 0,
+    workers: Annotated[int, opt.workers("Local self-play processes.")] = 1,
+    ray: Annotated[bool, opt.ray("Self-play as Ray tasks ($RAY_ADDRESS, else a local Ray).")] = False,
     resume: ResumeOpt = False,
 ) -> None:
     """Train an AlphaZero model by self-play (resumable; the result does not depend on --workers)."""

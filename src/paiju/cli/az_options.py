@@ -12,16 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from paiju.cli import options as opt
 from paiju.cli.common import console
-from paiju.cli.validate import output_dir
 
 if TYPE_CHECKING:
     from paiju.algorithms.alphazero.train import TrainConfig
 
-OutOpt = Annotated[
-    Path,
-    typer.Option("--out", parser=output_dir, help="Folder of the run: checkpoint, samples, model, metrics."),
-]
+OutOpt = Annotated[Path, opt.out_dir("Folder of the run: checkpoint, samples, model, metrics.", short=False)]
 IterationsOpt = Annotated[int, typer.Option("--iterations", min=1, max=100_000, help="Iterations to reach.")]
 GamesOpt = Annotated[int, typer.Option("--games", min=1, max=10_000, help="Self-play games per iteration.")]
 SimulationsOpt = Annotated[

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from paiju.cli.validate import MAX_SEED, LimitsHelpCommand, agents_help, output_dir
+from paiju.cli import options as opt
+from paiju.cli.validate import LimitsHelpCommand, agents_help
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -32,9 +33,7 @@ def ddz_command(
         bool,
         typer.Option("--keep-running", help="Stay alive between requests (Botzone's keep-running mode)."),
     ] = False,
-    seed: Annotated[
-        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the agent and of the unseen cards.")
-    ] = 0,
+    seed: Annotated[int, opt.seed("Seed of the agent and of the unseen cards.", short=False)] = 0,
     wings: Annotated[
         str,
         typer.Option(
@@ -60,7 +59,7 @@ def judge_command(
         list[str], typer.Argument(help="Three bot command lines, e.g. 'paiju botzone ddz -a rule'.")
     ],
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=100_000, help="Games to play.")] = 9,
-    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Seed of the deals.")] = 0,
+    seed: Annotated[int, opt.seed("Seed of the deals.", short=False)] = 0,
     time_limit: Annotated[
         float,
         typer.Option(
@@ -74,14 +73,10 @@ def judge_command(
         bool,
         typer.Option("--keep-running", help="Keep each bot running for a game (it must print the marker)."),
     ] = False,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print every game and the report as JSON.")
-    ] = False,
+    json_out: Annotated[bool, opt.json_flag("Print every game and the report as JSON.")] = False,
     record: Annotated[
         Path | None,
-        typer.Option(
-            "--record", parser=output_dir, help="Record the games here (Parquet; see paiju records)."
-        ),
+        opt.record("Record the games here (Parquet; see paiju records)."),
     ] = None,
 ) -> int:
     """Play three bot programs against each other through the Botzone protocol.

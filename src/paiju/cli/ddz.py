@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
+from paiju.cli import options as opt
 from paiju.cli.validate import (
-    MAX_SEED,
     MAX_SELFPLAY_GAMES,
-    MAX_WORKERS,
     LimitsHelpCommand,
     agents_help,
     ddz_deal,
     ddz_hand,
     ddz_move,
     input_file,
-    output_dir,
-    output_file,
     parquet_input,
 )
 
@@ -37,17 +34,23 @@ def _say(text: str) -> None:
 
 @app.command("moves")
 def moves_command(
-    hand: str = typer.Argument(
-        ..., parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD."
-    ),
-    beat: str | None = typer.Option(
-        None, "--beat", "-b", parser=ddz_move, help="The move to beat (omit for a free lead)."
-    ),
-    beat_type: str | None = typer.Option(
-        None, "--beat-type", help="Reading of --beat when its cards have two: trio_chain or airplane_solo."
-    ),
-    wings: str = typer.Option("douzero", "--wings", help="Wing rule: douzero (default) or rlcard (strict)."),
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    hand: Annotated[
+        str, typer.Argument(parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD.")
+    ],
+    beat: Annotated[
+        str | None,
+        typer.Option("--beat", "-b", parser=ddz_move, help="The move to beat (omit for a free lead)."),
+    ] = None,
+    beat_type: Annotated[
+        str | None,
+        typer.Option(
+            "--beat-type", help="Reading of --beat when its cards have two: trio_chain or airplane_solo."
+        ),
+    ] = None,
+    wings: Annotated[
+        str, typer.Option("--wings", help="Wing rule: douzero (default) or rlcard (strict).")
+    ] = "douzero",
+    as_json: Annotated[bool, opt.json_flag("Print machine-readable JSON.")] = False,
 ) -> None:
     """List every legal move of HAND (duplicate-free, canonical notation), grouped by type."""
     from paiju.cli.common import print_json
@@ -94,10 +97,8 @@ def moves_command(
 
 @app.command("deal")
 def deal_command(
-    seed: int | None = typer.Option(
-        None, "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the shuffle (random if omitted)."
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    seed: Annotated[int | None, opt.seed("Seed of the shuffle (random if omitted).")] = None,
+    as_json: Annotated[bool, opt.json_flag("Print machine-readable JSON.")] = False,
 ) -> None:
     """Deal the 54 cards by the paper's algorithm: landlord (20 with the kitty), farmer 1, farmer 2."""
     from paiju.cli.common import print_json
@@ -124,25 +125,30 @@ def deal_command(
 
 @app.command("play", cls=LimitsHelpCommand)
 def play_command(
-    agents: str = typer.Option(
-        "random,random,random",
-        "--agents",
-        "-a",
-        help=agents_help("Three agent specs for seats 0, 1, 2 (landlord first).", "doudizhu"),
-    ),
-    seed: int = typer.Option(
-        0, "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the deal and of the agents."
-    ),
-    deal: str | None = typer.Option(
-        # escaped: Rich would read [landlord] as a markup tag and drop it
-        None, "--deal", parser=ddz_deal, help="Play this deal (\\[landlord]\\[farmer 1]\\[farmer 2])."
-    ),
-    bidding: bool = typer.Option(False, "--bidding", help="Decide the landlord by a 1-2-3 bid."),
-    scoring: str | None = typer.Option(
-        None, "--scoring", help="competition (the paper's, the default) or casual."
-    ),
-    wings: str = typer.Option("douzero", "--wings", help="Wing rule: douzero (default) or rlcard."),
-    as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON."),
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            "-a",
+            help=agents_help("Three agent specs for seats 0, 1, 2 (landlord first).", "doudizhu"),
+        ),
+    ] = "random,random,random",
+    seed: Annotated[int, opt.seed("Seed of the deal and of the agents.")] = 0,
+    deal: Annotated[
+        str | None,
+        typer.Option(
+            # escaped: Rich would read [landlord] as a markup tag and drop it
+            "--deal", parser=ddz_deal, help="Play this deal (\\[landlord]\\[farmer 1]\\[farmer 2])."
+        ),
+    ] = None,
+    bidding: Annotated[bool, typer.Option("--bidding", help="Decide the landlord by a 1-2-3 bid.")] = False,
+    scoring: Annotated[
+        str | None, typer.Option("--scoring", help="competition (the paper's, the default) or casual.")
+    ] = None,
+    wings: Annotated[
+        str, typer.Option("--wings", help="Wing rule: douzero (default) or rlcard.")
+    ] = "douzero",
+    as_json: Annotated[bool, opt.json_flag("Print the game record as JSON.")] = False,
 ) -> None:
     """Play one game between three agents and print a readable transcript."""
     from paiju.cli.common import print_json
@@ -204,17 +210,25 @@ def play_command(
 
 @app.command("split")
 def split_command(
-    hand: str = typer.Argument(
-        ..., parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD."
-    ),
-    method: str = typer.Option(
-        "exact", "--method", "-m",
-        help="exact (provably optimal), heuristic (the paper's 40 orders) or tagger (learned from winners)",
-    ),
-    objective: str = typer.Option(
-        "groups", "--objective", "-o", help="groups (fewest groups) or plays (fewest plays, kickers attached)"
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON instead of a table."),
+    hand: Annotated[
+        str, typer.Argument(parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD.")
+    ],
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            "-m",
+            help="exact (provably optimal), heuristic (the paper's 40 orders) or tagger (learned from "
+            "winners)",
+        ),
+    ] = "exact",
+    objective: Annotated[
+        str,
+        typer.Option(
+            "--objective", "-o", help="groups (fewest groups) or plays (fewest plays, kickers attached)"
+        ),
+    ] = "groups",
+    as_json: Annotated[bool, opt.json_flag("Print machine-readable JSON instead of a table.")] = False,
 ) -> None:
     """Split a hand into basic groups; print each group with its type, the plays and the tags."""
     from rich.table import Table
@@ -246,26 +260,27 @@ def split_command(
 
 @app.command("selfplay", cls=LimitsHelpCommand)
 def selfplay_command(
-    agents: str = typer.Option(
-        ...,
-        "--agents",
-        "-a",
-        help=agents_help("Line-up in seat order (landlord, farmer 1, farmer 2), or one for all.", "doudizhu"),
-    ),
-    games: int = typer.Option(
-        ..., "--games", "-n", min=1, max=MAX_SELFPLAY_GAMES, help="Number of games (indices 0..N-1)."
-    ),
-    out: Path = typer.Option(
-        ..., "--out", "-o", parser=output_dir, help="Record directory (Parquet); rerun to resume."
-    ),
-    workers: int = typer.Option(
-        1, "--workers", "-w", min=1, max=MAX_WORKERS, help="Local processes (or Ray tasks in flight)."
-    ),
-    seed: int = typer.Option(
-        0, "--seed", "-s", min=0, max=MAX_SEED, help="Run seed: game i is dealt from derive_seed(seed, i)."
-    ),
-    use_ray: bool = typer.Option(False, "--ray", help="Play on Ray ($RAY_ADDRESS, else a local instance)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            "-a",
+            help=agents_help(
+                "Line-up in seat order (landlord, farmer 1, farmer 2), or one for all.", "doudizhu"
+            ),
+        ),
+    ],
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", min=1, max=MAX_SELFPLAY_GAMES, help="Number of games (indices 0..N-1)."
+        ),
+    ],
+    out: Annotated[Path, opt.out_dir("Record directory (Parquet); rerun to resume.")],
+    workers: Annotated[int, opt.workers("Local processes (or Ray tasks in flight).", short=True)] = 1,
+    seed: Annotated[int, opt.seed("Run seed: game i is dealt from derive_seed(seed, i).")] = 0,
+    use_ray: Annotated[bool, opt.ray("Play on Ray ($RAY_ADDRESS, else a local instance).")] = False,
+    as_json: Annotated[bool, opt.json_flag("Print the run summary as JSON.")] = False,
 ) -> None:
     """Record self-play games (core records format) with a progress bar; resumes after interruption."""
     from paiju.cli.common import console, print_json
@@ -298,24 +313,33 @@ def selfplay_command(
 
 @app.command("tagger-data")
 def tagger_data_command(
-    records: list[Path] = typer.Option(
-        ..., "--records", "-r", parser=parquet_input,
-        help="Record folder or file (repeatable); its deals are split into train/validation by hash.",
-    ),
-    out: Path = typer.Option(
-        ..., "--out", "-o", parser=output_file, help="Dataset file to write (.parquet)."
-    ),
-    test_records: list[Path] | None = typer.Option(
-        None, "--test-records", "-t", parser=parquet_input,
-        help="Records of the test set (dealt from other seeds; repeatable). Without: --test of the deals.",
-    ),
-    validation: float = typer.Option(
-        0.05, "--validation", min=0.0, max=0.5, help="Share of deals for validation."
-    ),
-    test: float = typer.Option(
-        0.05, "--test", min=0.0, max=0.5, help="Share of deals held out (no --test-records)."
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print the label statistics as JSON."),
+    records: Annotated[
+        list[Path],
+        typer.Option(
+            "--records",
+            "-r",
+            parser=parquet_input,
+            help="Record folder or file (repeatable); its deals are split into train/validation by hash.",
+        ),
+    ],
+    out: Annotated[Path, opt.out_file("Dataset file to write (.parquet).")],
+    test_records: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--test-records",
+            "-t",
+            parser=parquet_input,
+            help="Records of the test set (dealt from other seeds; repeatable). Without: --test of the "
+            "deals.",
+        ),
+    ] = None,
+    validation: Annotated[
+        float, typer.Option("--validation", min=0.0, max=0.5, help="Share of deals for validation.")
+    ] = 0.05,
+    test: Annotated[
+        float, typer.Option("--test", min=0.0, max=0.5, help="Share of deals held out (no --test-records).")
+    ] = 0.05,
+    as_json: Annotated[bool, opt.json_flag("Print the label statistics as JSON.")] = False,
 ) -> None:
     """Build the tagger's dataset: every winner's initial hand with the label of each card's play."""
     from paiju.cli.common import console, print_json
@@ -341,33 +365,41 @@ def tagger_data_command(
 
 @app.command("tagger-train")
 def tagger_train_command(
-    data: Path = typer.Option(
-        ..., "--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`."
-    ),
-    out: Path = typer.Option(..., "--out", "-o", parser=output_dir, help="Run folder (rerun to resume)."),
-    epochs: int = typer.Option(20, "--epochs", min=1, max=1000),
-    batch_size: int = typer.Option(128, "--batch-size", min=1, max=65536),
-    lr: float = typer.Option(3e-3, "--lr", min=1e-6, max=1.0),
-    embedding: int = typer.Option(32, "--embedding", min=1, max=1024),
-    hidden: int = typer.Option(64, "--hidden", min=1, max=1024),
-    layers: int = typer.Option(1, "--layers", min=1, max=4),
-    dropout: float = typer.Option(0.1, "--dropout", min=0.0, max=0.9),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, max=MAX_SEED),
-    train_limit: int = typer.Option(
-        0, "--train-limit", min=0, help="Use N training hands (0 = all), a fixed random subset."
-    ),
-    threads: int = typer.Option(1, "--threads", min=1, max=MAX_WORKERS, help="Torch threads."),
-    prior: str = typer.Option(
-        "none", "--prior",
-        help="none (the paper's network: cards only) or exact_plays (each card's label in the exact "
-        "fewest-plays split is an input too).",
-    ),
-    by_source: str = typer.Option(
-        "", "--by-source", metavar="SOURCE",
-        help="Read each hand's data source as an input (one model, every source's style); SOURCE is "
-        "the one hands are tagged as by default, e.g. search. Empty: one style for all (the paper).",
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print the final metrics as JSON (no progress bar)."),
+    data: Annotated[
+        Path, typer.Option("--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`.")
+    ],
+    out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
+    epochs: Annotated[int, typer.Option("--epochs", min=1, max=1000)] = 20,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=65536)] = 128,
+    lr: Annotated[float, typer.Option("--lr", min=1e-6, max=1.0)] = 3e-3,
+    embedding: Annotated[int, typer.Option("--embedding", min=1, max=1024)] = 32,
+    hidden: Annotated[int, typer.Option("--hidden", min=1, max=1024)] = 64,
+    layers: Annotated[int, typer.Option("--layers", min=1, max=4)] = 1,
+    dropout: Annotated[float, typer.Option("--dropout", min=0.0, max=0.9)] = 0.1,
+    seed: Annotated[int, opt.seed("Seed of the training (initial weights, batches).")] = 0,
+    train_limit: Annotated[
+        int,
+        typer.Option("--train-limit", min=0, help="Use N training hands (0 = all), a fixed random subset."),
+    ] = 0,
+    threads: opt.Threads = 1,
+    prior: Annotated[
+        str,
+        typer.Option(
+            "--prior",
+            help="none (the paper's network: cards only) or exact_plays (each card's label in the exact "
+            "fewest-plays split is an input too).",
+        ),
+    ] = "none",
+    by_source: Annotated[
+        str,
+        typer.Option(
+            "--by-source",
+            metavar="SOURCE",
+            help="Read each hand's data source as an input (one model, every source's style); SOURCE is "
+            "the one hands are tagged as by default, e.g. search. Empty: one style for all (the paper).",
+        ),
+    ] = "",
+    as_json: Annotated[bool, opt.json_flag("Print the final metrics as JSON (no progress bar).")] = False,
 ) -> None:
     """Train the BiLSTM-CRF tagger (resumable); writes tagger.pt, its config, metrics and curve.png."""
     from paiju.cli.common import print_json
@@ -387,23 +419,34 @@ def tagger_train_command(
 
 @app.command("table5", cls=LimitsHelpCommand)
 def table5_command(
-    out: Path = typer.Option(
-        Path("runs/table5"), "--out", "-o", parser=output_dir,
-        help="Run folder: each player's records and table5.json / table5.png (rerun to resume).",
-    ),
-    deals: int = typer.Option(1000, "--deals", "-n", min=1, max=100_000, help="Random deals (seeded)."),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, max=MAX_SEED, help="Deal i is dealt from (seed, i)."),
-    line_up: str = typer.Option(
-        "xgb,search", "--players", "-p",
-        help=agents_help("AIs that play each deal in all three seats, comma-separated (one column each).",
-                         "doudizhu"),
-    ),
-    leads: int = typer.Option(5, "--leads", min=1, max=20, help="Leading plays per role (the paper: 5)."),
-    model: Path | None = typer.Option(
-        None, "--model", "-m", parser=input_file, help="Tagger checkpoint (default: the shipped one)."
-    ),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, max=MAX_WORKERS, help="Local processes."),
-    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON (no progress bar)."),
+    out: Annotated[
+        Path, opt.out_dir("Run folder: each player's records and table5.json / table5.png (rerun to resume).")
+    ] = Path("runs/table5"),
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", min=1, max=100_000, help="Random deals (seeded).")
+    ] = 1000,
+    seed: Annotated[int, opt.seed("Deal i is dealt from (seed, i).")] = 0,
+    line_up: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help=agents_help(
+                "AIs that play each deal in all three seats, comma-separated (one column each).", "doudizhu"
+            ),
+        ),
+    ] = "xgb,search",
+    leads: Annotated[
+        int, typer.Option("--leads", min=1, max=20, help="Leading plays per role (the paper: 5).")
+    ] = 5,
+    model: Annotated[
+        Path | None,
+        typer.Option(
+            "--model", "-m", parser=input_file, help="Tagger checkpoint (default: the shipped one)."
+        ),
+    ] = None,
+    workers: Annotated[int, opt.workers("Local processes.", short=True)] = 1,
+    as_json: Annotated[bool, opt.json_flag("Print the table as JSON (no progress bar).")] = False,
 ) -> None:
     """The paper's Table 5: the share of each role's first leads that are groups of the 40-order,
     exact and tagger splits of its initial hand (Ph, Pg), with 95% intervals over deals."""
@@ -441,14 +484,19 @@ def table5_command(
 
 @app.command("tagger-eval")
 def tagger_eval_command(
-    data: Path = typer.Option(
-        ..., "--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`."
-    ),
-    model: Path | None = typer.Option(
-        None, "--model", "-m", parser=input_file, help="Tagger checkpoint (default: the shipped one)."
-    ),
-    split_name: str = typer.Option("test", "--split", help="Rows to score: train, validation or test."),
-    as_json: bool = typer.Option(False, "--json", help="Print the metrics as JSON."),
+    data: Annotated[
+        Path, typer.Option("--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`.")
+    ],
+    model: Annotated[
+        Path | None,
+        typer.Option(
+            "--model", "-m", parser=input_file, help="Tagger checkpoint (default: the shipped one)."
+        ),
+    ] = None,
+    split_name: Annotated[
+        str, typer.Option("--split", help="Rows to score: train, validation or test.")
+    ] = "test",
+    as_json: Annotated[bool, opt.json_flag("Print the metrics as JSON.")] = False,
 ) -> None:
     """Score a tagger and the three split baselines on a dataset's held-out hands, per data source."""
     from paiju.cli.common import print_json

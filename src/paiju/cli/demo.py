@@ -8,19 +8,22 @@ between the shipped agents with a readable transcript and the competition score.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from paiju.cli.validate import MAX_SEED, agents_help
+from paiju.cli import options as opt
+from paiju.cli.validate import agents_help
 
 
 def demo(
-    seed: int = typer.Option(7, "--seed", "-s", min=0, max=MAX_SEED, help="Seed of the deal and the agents."),
-    agents: str = typer.Option(
-        "search:budget=60,rule,rule",
-        "--agents",
-        "-a",
-        help=agents_help("Landlord, farmer 1, farmer 2 agent specs.", "doudizhu"),
-    ),
+    seed: Annotated[int, opt.seed("Seed of the deal and the agents.")] = 7,
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents", "-a", help=agents_help("Landlord, farmer 1, farmer 2 agent specs.", "doudizhu")
+        ),
+    ] = "search:budget=60,rule,rule",
 ) -> None:
     """A short tour: a Dou Dizhu deal, its legal opening moves, splits, a full game between shipped agents."""
     from rich.rule import Rule

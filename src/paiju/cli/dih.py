@@ -9,6 +9,7 @@ import typer
 from rich.progress import BarColumn, Progress, ProgressColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from paiju.cli import options as opt
 from paiju.cli.common import console, err_console, print_json
 from paiju.cli.validate import (
     MAX_BEAM,
@@ -17,10 +18,8 @@ from paiju.cli.validate import (
     MAX_MIN_PLAYS,
     MAX_PLAYS,
     MAX_POOL,
-    MAX_SEED,
     MAX_SELECT_ROUNDS,
     MAX_TOURNAMENTS,
-    MAX_WORKERS,
     input_file,
     output_dir,
     output_file,
@@ -47,8 +46,8 @@ TopOpt = Annotated[
         "--top", "-r", min=1, max=MAX_DIH_PLAYERS, help="R: the R highest totals should be pairwise distinct."
     ),
 ]
-SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the deals.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+SeedOpt = Annotated[int, opt.seed("Seed of the deals.", short=False)]
+JsonOpt = Annotated[bool, opt.json_flag("Print one JSON object instead of text.")]
 
 
 @app.command("value")
@@ -190,9 +189,7 @@ def _bar_columns() -> tuple[ProgressColumn, ...]:
 
 @app.command("pool")
 def make_pool(
-    out: Annotated[
-        Path, typer.Option("--out", parser=output_file, help="Pool file to write (one deal per line).")
-    ],
+    out: Annotated[Path, opt.out_file("Pool file to write (one deal per line).", short=False)],
     count: Annotated[
         int, typer.Option("--count", min=1, max=MAX_POOL, help="Number of distinct random deals.")
     ] = 300,
@@ -214,9 +211,7 @@ def make_pool(
 def dists_command(
     out: Annotated[
         Path,
-        typer.Option(
-            "--out", parser=output_file, help="Parquet table to write: deal, score, probability, plays."
-        ),
+        opt.out_file("Parquet table to write: deal, score, probability, plays.", short=False),
     ],
     pool: Annotated[
         Path | None,
@@ -243,9 +238,7 @@ def dists_command(
             "'landlord=A|B;farmer1=C|D;farmer2=E' (SPEC~EPS = SPEC with ε random moves).",
         ),
     ] = "ladder",
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the simulated games.")
-    ] = 0,
+    seed: Annotated[int, opt.seed("Seed of the simulated games.", short=False)] = 0,
     min_plays: Annotated[
         int,
         typer.Option(
@@ -255,10 +248,8 @@ def dists_command(
             help="With --records: keep deals played at least this often.",
         ),
     ] = 50,
-    workers: Annotated[
-        int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Processes playing games.")
-    ] = 2,
-    ray: Annotated[bool, typer.Option("--ray", help="Play games as Ray tasks ($RAY_ADDRESS).")] = False,
+    workers: Annotated[int, opt.workers("Processes playing games.")] = 2,
+    ray: Annotated[bool, opt.ray("Play games as Ray tasks ($RAY_ADDRESS).")] = False,
     cache: Annotated[
         Path | None,
         typer.Option("--cache", parser=output_dir, help="Cache folder for played games (resume)."),
@@ -317,9 +308,9 @@ def validate_command(
             help="Validation TOML (default: the built-in miniature of the paper's grid).",
         ),
     ] = None,
-    plot: Annotated[
-        Path, typer.Option("--plot", parser=output_file, help="PNG plot to write.")
-    ] = Path("dih-validation.png"),
+    plot: Annotated[Path, typer.Option("--plot", parser=output_file, help="PNG plot to write.")] = Path(
+        "dih-validation.png"
+    ),
     out_json: Annotated[
         Path | None, typer.Option("--out-json", parser=output_file, help="Also write the results as JSON.")
     ] = None,
@@ -329,7 +320,7 @@ def validate_command(
             "--tournaments", min=1, max=MAX_TOURNAMENTS, help="Override the tournaments per setting."
         ),
     ] = None,
-    ray: Annotated[bool, typer.Option("--ray", help="Play the games as Ray tasks ($RAY_ADDRESS).")] = False,
+    ray: Annotated[bool, opt.ray("Play the games as Ray tasks ($RAY_ADDRESS).")] = False,
     cache: Annotated[
         Path | None, typer.Option("--cache", parser=output_dir, help="Cache folder for played games.")
     ] = None,

@@ -7,18 +7,16 @@ from typing import Annotated, Any
 
 import typer
 
+from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
 from paiju.cli.validate import (
     MAX_HANDS,
-    MAX_SEED,
-    MAX_WORKERS,
     LimitsHelpCommand,
     agent_line_up,
     agents_help,
     input_dir,
     input_file,
     mahjong_hand,
-    output_dir,
     output_file,
 )
 
@@ -44,7 +42,7 @@ def shanten(
             help="Concealed tiles (no exposed melds) in tenhou notation, e.g. 123m456p789s1122z.",
         ),
     ],
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_out: opt.Json = False,
 ) -> None:
     """Shanten (向聽數) and effective tiles (進張) of a concealed hand of 3k+1 or 3k+2 tiles.
 
@@ -107,10 +105,8 @@ def play(
             "--agents", "-a", help=agents_help("Four agent specs for seats 0-3 (seat 0 deals).", "mahjong")
         ),
     ] = "expectimax,greedy,greedy,random",
-    seed: Annotated[
-        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the shuffle (and of the agents).")
-    ] = 0,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the moves and the result as JSON.")] = False,
+    seed: Annotated[int, opt.seed("Seed of the shuffle (and of the agents).", short=False)] = 0,
+    json_out: Annotated[bool, opt.json_flag("Print the moves and the result as JSON.")] = False,
 ) -> None:
     """Play one hand and print a readable transcript, with the scoring breakdown of each win."""
     from paiju.core.protocol import State, play_game
@@ -225,27 +221,24 @@ def arena(
     ],
     hands: Annotated[
         int,
-        typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play (a whole number of deals)."),
+        opt.hands("Hands to play (a whole number of deals)."),
     ] = 200,
     fmt: Annotated[
         str,
         typer.Option(
-            "--format", "-f",
+            "--format",
+            "-f",
             help="2v2 (A B A B / B A B A), 2v2-all (all 6 seatings of two A, two B) or rotation.",
         ),
     ] = "2v2",
-    seed: Annotated[
-        int, typer.Option(min=0, max=MAX_SEED, help="Run seed (deals and agents derive from it).")
-    ] = 0,
-    workers: Annotated[
-        int, typer.Option(min=1, max=MAX_WORKERS, help="Worker processes (results identical to 1).")
-    ] = 1,
+    seed: Annotated[int, opt.seed("Run seed (deals and agents derive from it).", short=False)] = 0,
+    workers: Annotated[int, opt.workers("Worker processes (results identical to 1).")] = 1,
     record: Annotated[
         Path | None,
-        typer.Option("--record", parser=output_dir, help="Record the hands (Parquet) here; rerun to resume."),
+        opt.record("Record the hands (Parquet) here; rerun to resume."),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    progress: Annotated[bool, typer.Option(help="Progress bar on stderr.")] = True,
+    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
+    progress: Annotated[bool, opt.progress("Progress bar on stderr.")] = True,
 ) -> None:
     """Play single hands between agents on the core arena: win rate and mean score per seat-hand.
 
@@ -296,14 +289,16 @@ def score(
     melds: Annotated[
         str,
         typer.Option(
-            "--melds", "-m",
+            "--melds",
+            "-m",
             help="Melds: 123m chow, 555p pung, 7777s kong, 7777s+ added kong, [7777s] concealed kong.",
         ),
     ] = "",
     flags: Annotated[
         str,
         typer.Option(
-            "--flags", "-f",
+            "--flags",
+            "-f",
             help="Comma-separated: self-draw, robbing-kong, kong-bloom, last-tile, last-discard, "
             "heaven, earth, human, heaven-ready, earth-ready.",
         ),
@@ -322,9 +317,9 @@ def score(
     flowers: Annotated[str, typer.Option(help="The winner's flowers, 1f..8f = 春夏秋冬梅蘭竹菊.")] = "",
     options: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as KEY=VALUE (as in paiju arena), repeatable."),
+        opt.rule_options("A rule option as KEY=VALUE (as in paiju arena), repeatable."),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_out: opt.Json = False,
 ) -> None:
     """Score a finished hand: every tai line, the total and each seat's payment.
 
@@ -372,9 +367,7 @@ def advise(
             help="Concealed tiles with a discard due (17, less 3 per meld), e.g. 123456789m2345p19s77z.",
         ),
     ],
-    melds: Annotated[
-        str, typer.Option("--melds", "-m", help="Own melds, as in 'paiju mahjong score'.")
-    ] = "",
+    melds: Annotated[str, typer.Option("--melds", "-m", help="Own melds, as in 'paiju mahjong score'.")] = "",
     seen: Annotated[
         str, typer.Option("--seen", help="Tiles seen elsewhere (others' discards and melds).")
     ] = "",
@@ -386,10 +379,10 @@ def advise(
     round_wind: Annotated[int, typer.Option("--round-wind", min=0, max=3, help="0 = 東 .. 3 = 北.")] = 0,
     options: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as KEY=VALUE (as in paiju arena), repeatable."),
+        opt.rule_options("A rule option as KEY=VALUE (as in paiju arena), repeatable."),
     ] = None,
     top: Annotated[int, typer.Option(min=1, max=34, help="Candidates to show.")] = 34,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_out: opt.Json = False,
 ) -> None:
     """The best discard by the Expectimax: each candidate's value (points), shanten, effective
     tiles and win probability, best first (docs/mahjong-score.md). A hand that is already
@@ -460,7 +453,7 @@ def _widths(value: str) -> tuple[int, ...]:
 
 @app.command("train-dqn")
 def train_dqn_command(
-    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder.")],
+    out: Annotated[Path, opt.out_dir("Run folder.")],
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the run in --out from its checkpoint.")
     ] = False,
@@ -486,7 +479,7 @@ def train_dqn_command(
     score_scale: Annotated[float, typer.Option(min=1.0, max=1e6, help="Points per unit of reward.")] = 1000.0,
     search_advantages: Annotated[
         float,
-        typer.Option(min=0.0, max=100.0, help="Weight of the rank loss on every searched discard (0: off).")
+        typer.Option(min=0.0, max=100.0, help="Weight of the rank loss on every searched discard (0: off)."),
     ] = 0.0,
     behaviour: Annotated[
         str, typer.Option(help="The search the seats act with (an expectimax spec, no depth).")
@@ -496,23 +489,19 @@ def train_dqn_command(
         float, typer.Option(min=0.0, max=1.0, help="Share of random discards (0: only the search's).")
     ] = 0.0,
     hands_per_round: Annotated[int, typer.Option(min=1, max=100_000, help="Hands per runner call.")] = 64,
-    workers: Annotated[
-        int, typer.Option(min=1, max=MAX_WORKERS, help="Actor processes (results identical to 1).")
-    ] = 1,
+    workers: Annotated[int, opt.workers("Actor processes (results identical to 1).")] = 1,
     checkpoint_every: Annotated[int, typer.Option(min=1, max=100_000_000)] = 5_000,
     log_every: Annotated[int, typer.Option(min=1, max=100_000_000)] = 1_000,
     eval_every: Annotated[int, typer.Option(min=0, max=100_000_000, help="0: no evaluation.")] = 20_000,
     eval_hands: Annotated[
         int, typer.Option(min=0, max=100_000, help="Walls per evaluation (x2 seatings).")
     ] = 32,
-    threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads of the learner.")] = 1,
+    threads: Annotated[int, opt.threads("Torch threads of the learner.")] = 1,
     compact: Annotated[
         bool, typer.Option("--compact", help="Checkpoints without the replay buffer (rebuilt on resume).")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON (no progress bar).")
-    ] = False,
+    seed: opt.Seed = 0,
+    json_out: Annotated[bool, opt.json_flag("Print the summary as JSON (no progress bar).")] = False,
 ) -> None:
     """Train the DQN / Double DQN by self-play behind the Expectimax (resumable; docs/mahjong.md §12).
 
@@ -557,7 +546,7 @@ def bot_command(
             "--agent", "-a", help=agents_help("The agent spec, e.g. greedy or expectimax:depth=1.", "mahjong")
         ),
     ] = "greedy",
-    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Seed of the agent.")] = 0,
+    seed: Annotated[int, opt.seed("Seed of the agent.", short=False)] = 0,
 ) -> None:
     """Play a paiju agent as a program of paiju's mahjong line protocol (docs/mahjong-protocol.md):
     referee messages on standard input, one answer line per /ask on standard output."""
@@ -584,26 +573,20 @@ def referee_command(
     extra: Annotated[
         list[str] | None, typer.Argument(help="The other three bot commands.", show_default=False)
     ] = None,
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=100_000, help="Hands to play.")] = 4,
-    seed: Annotated[
-        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the walls (hand i: the arena's deal i).")
-    ] = 0,
+    hands: Annotated[int, opt.hands("Hands to play.", most=100_000)] = 4,
+    seed: Annotated[int, opt.seed("Seed of the walls (hand i: the arena's deal i).", short=False)] = 0,
     time_limit: Annotated[
         float, typer.Option("--time-limit", "-t", min=0.01, max=600, help="Seconds per answer.")
     ] = 5.0,
     options: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as KEY=VALUE (as in paiju arena), repeatable."),
+        opt.rule_options("A rule option as KEY=VALUE (as in paiju arena), repeatable."),
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option(
-            "--record", parser=output_dir, help="Record the hands here (Parquet; see paiju records)."
-        ),
+        opt.record("Record the hands here (Parquet; see paiju records)."),
     ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print every hand and the report as JSON.")
-    ] = False,
+    json_out: Annotated[bool, opt.json_flag("Print every hand and the report as JSON.")] = False,
     transcript: Annotated[
         Path | None,
         typer.Option(
@@ -664,17 +647,17 @@ def referee_command(
 
 @app.command("discard-data", cls=LimitsHelpCommand)
 def discard_data_command(
-    out: Annotated[Path, typer.Option("--out", "-o", parser=output_file, help="The Parquet file to write.")],
+    out: Annotated[Path, opt.out_file("The Parquet file to write.")],
     agent: Annotated[
         str, typer.Option("--agent", "-a", help=agents_help("The expert agent of all four seats.", "mahjong"))
     ] = "expectimax",
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
-    workers: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same rows with any).")] = 1,
+    hands: Annotated[int, opt.hands("Hands to play.")] = 1000,
+    seed: opt.Seed = 0,
+    workers: Annotated[int, opt.workers("Processes (same rows with any).")] = 1,
     chunk: Annotated[
         int, typer.Option(min=1, max=100_000, help="Hands per chunk file (the unit of resume).")
     ] = 64,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    json_out: Annotated[bool, opt.json_flag("Print the summary as JSON.")] = False,
 ) -> None:
     """Play seeded hands of four expert seats and write one row per discard decision
     (features, legal discards, the discard; docs/mahjong.md §14). Run again with the same
@@ -695,21 +678,25 @@ def discard_data_command(
 
 @app.command("search-data", cls=LimitsHelpCommand)
 def search_data_command(
-    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="The output folder.")],
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    out: Annotated[Path, opt.out_dir("The output folder.")],
+    hands: Annotated[int, opt.hands("Hands to play.")] = 1000,
+    seed: opt.Seed = 0,
     teacher: Annotated[str, typer.Option(help="The value search that labels every decision.")] = (
-        "expectimax:leaf=value,ron=classes"),
+        "expectimax:leaf=value,ron=classes"
+    ),
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", "-p", help="A player a seat may draw (repeat; default: the teacher, "
-                     "expectimax, greedy)."),
+        typer.Option(
+            "--player",
+            "-p",
+            help="A player a seat may draw (repeat; default: the teacher, expectimax, greedy).",
+        ),
     ] = None,
-    workers: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same rows with any).")] = 1,
+    workers: Annotated[int, opt.workers("Processes (same rows with any).")] = 1,
     chunk: Annotated[
         int, typer.Option(min=1, max=100_000, help="Hands per chunk (the unit of resume).")
     ] = 32,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    json_out: Annotated[bool, opt.json_flag("Print the summary as JSON.")] = False,
 ) -> None:
     """Play seeded hands at a table of mixed players and label every decision with a choice by
     the teacher search (each option's value), with the opponents' hidden hands, readiness and
@@ -735,15 +722,15 @@ def train_reader_command(
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
     ],
-    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder (resumes).")],
+    out: Annotated[Path, opt.out_dir("Run folder (resumes).")],
     leave_out: Annotated[
         str, typer.Option(help="Opponent type kept out of training (the gate's).")
     ] = "greedy",
     epochs: Annotated[int, typer.Option(min=1, max=10_000)] = 20,
     hidden: Annotated[str, typer.Option(help="Hidden widths, comma-separated.")] = "256,256",
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
-    threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads.")] = 1,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    seed: opt.Seed = 0,
+    threads: opt.Threads = 1,
+    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
 ) -> None:
     """Train the table reader (each opponent's readiness and waits) on a search-data folder's
     oracle labels, one opponent type left out, and report the held-out deal-in log-loss
@@ -771,7 +758,7 @@ def train_supervised_command(
         Path, typer.Option("--data", "-d", parser=input_file, help="The discard-data Parquet file.")
     ],
     model: Annotated[str, typer.Option("--model", "-m", help="linear, svm, mlp, cnn, densenet or resnet.")],
-    out: Annotated[Path, typer.Option("--out", "-o", parser=output_dir, help="Run folder.")],
+    out: Annotated[Path, opt.out_dir("Run folder.")],
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the run in --out from its last checkpoint.")
     ] = False,
@@ -787,8 +774,8 @@ def train_supervised_command(
     growth: Annotated[int, typer.Option(min=1, max=256, help="DenseNet growth per layer.")] = 16,
     validation: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for validation.")] = 0.1,
     test: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for the test.")] = 0.1,
-    threads: Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Torch threads.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)] = 0,
+    threads: opt.Threads = 1,
+    seed: opt.Seed = 0,
     target: Annotated[
         str, typer.Option(help="discard: the expert's discard; score: the hand's points (a value model).")
     ] = "discard",
@@ -798,9 +785,7 @@ def train_supervised_command(
     score_scale: Annotated[
         float, typer.Option(min=1.0, max=1e6, help="Points per unit of a value model's output.")
     ] = 1000.0,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON (no progress bar).")
-    ] = False,
+    json_out: Annotated[bool, opt.json_flag("Print the summary as JSON (no progress bar).")] = False,
 ) -> None:
     """Train a supervised discard model on an expert's decisions (resumable; docs/mahjong.md §14).
 
@@ -870,9 +855,9 @@ def _table_summary(results: list[dict[str, Any]], out: Path, name: str, json_out
     console.print(f"table: {out / (name + '.md')}, plot: {out / (name + '.png')}", markup=False)
 
 
-_TableSeed = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED)]
-_TableWorkers = Annotated[int, typer.Option(min=1, max=MAX_WORKERS, help="Processes (same results).")]
-_TableJson = Annotated[bool, typer.Option("--json", help="Print the results as JSON (no progress bar).")]
+_TableSeed = opt.Seed
+_TableWorkers = Annotated[int, opt.workers("Processes (same results).")]
+_TableJson = Annotated[bool, opt.json_flag("Print the results as JSON (no progress bar).")]
 
 
 def _models_dir(value: str | Path) -> Path:
@@ -890,9 +875,7 @@ def _models_dir(value: str | Path) -> Path:
 
 @app.command("table4", cls=LimitsHelpCommand)
 def table4_command(
-    out: Annotated[
-        Path, typer.Option("--out", "-o", parser=output_dir, help="Folder of the table and its records.")
-    ],
+    out: Annotated[Path, opt.out_dir("Folder of the table and its records.")],
     models: Annotated[
         Path | None,
         typer.Option(
@@ -901,15 +884,22 @@ def table4_command(
         ),
     ] = None,
     only: Annotated[
-        str, typer.Option(help="Comma-separated subset of: linear,svm,mlp,cnn,densenet,resnet,dqn,ddqn,"
-                               "expectimax,expectimax-dqn,expectimax-ddqn (default: all).")
+        str,
+        typer.Option(
+            help="Comma-separated subset of: linear,svm,mlp,cnn,densenet,resnet,dqn,ddqn,"
+            "expectimax,expectimax-dqn,expectimax-ddqn (default: all)."
+        ),
     ] = "",
     baseline: Annotated[
         str, typer.Option("--baseline", "-b", help=agents_help("The opponent of every row.", "mahjong"))
     ] = "expectimax",
     walls: Annotated[
-        int | None, typer.Option(min=1, max=MAX_HANDS // 6, help="Walls per algorithm (x6 seatings = hands); "
-                                 "default 40, or 500 with --full.")
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_HANDS // 6,
+            help="Walls per algorithm (x6 seatings = hands); default 40, or 500 with --full.",
+        ),
     ] = None,
     full: Annotated[
         bool, typer.Option("--full", help="The paper's configuration: 500 walls = 3,000 hands.")
@@ -934,9 +924,7 @@ def table4_command(
 
 @app.command("alpha-sweep", cls=LimitsHelpCommand)
 def alpha_sweep_command(
-    out: Annotated[
-        Path, typer.Option("--out", "-o", parser=output_dir, help="Folder of the tables and records.")
-    ],
+    out: Annotated[Path, opt.out_dir("Folder of the tables and records.")],
     model: Annotated[
         Path, typer.Option("--model", "-m", parser=input_file, help="The Q-network (mj-ddqn.pt).")
     ],

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from paiju.cli.validate import input_file, output_dir, output_file
+from paiju.cli import options as opt
+from paiju.cli.validate import input_file, output_dir
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -129,7 +130,7 @@ def list_command(
     limit: Annotated[
         int, typer.Option("--limit", "-n", min=0, max=100_000, help="Games to list per run.")
     ] = 20,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_out: opt.Json = False,
 ) -> None:
     """List the runs under FOLDER and their games (index, agents, returns, number of moves)."""
     from paiju.cli.common import print_json
@@ -237,7 +238,7 @@ def _forfeit(row: dict[str, Any]) -> dict[str, Any] | None:
 def show_command(
     folder: Annotated[Path, typer.Argument(parser=records_dir, help="A records folder (one run).")],
     game_index: Annotated[int, typer.Argument(min=0, help="The game's index in the run.")],
-    json_out: Annotated[bool, typer.Option("--json", help="Print the row as JSON.")] = False,
+    json_out: Annotated[bool, opt.json_flag("Print the row as JSON.")] = False,
 ) -> None:
     """Show one recorded game as a transcript."""
     from paiju.cli.common import print_json
@@ -307,7 +308,7 @@ def replay_command(
     indices: Annotated[
         str | None, typer.Option("--indices", "-i", help="Game indices, e.g. 0,3,10-19 (default: all).")
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_out: opt.Json = False,
 ) -> int:
     """Replay recorded games through the engine from their seeds and compare every move.
 
@@ -367,9 +368,7 @@ def export_rows(folder: Path) -> list[dict[str, Any]]:
 @app.command("export")
 def export_command(
     folder: Annotated[Path, typer.Argument(parser=records_dir, help="A records folder (one run).")],
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", parser=output_file, help="File to write (default: stdout).")
-    ] = None,
+    out: Annotated[Path | None, opt.out_file("File to write (default: stdout).")] = None,
 ) -> None:
     """Export a run's games as JSON lines, the format `paiju records import` reads."""
     import sys

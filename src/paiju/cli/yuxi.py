@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from paiju.cli import options as opt
 from paiju.cli.az_options import (
     BatchSizeOpt,
     BlocksOpt,
@@ -32,8 +33,6 @@ from paiju.cli.az_options import (
 )
 from paiju.cli.common import console, print_json
 from paiju.cli.validate import (
-    MAX_SEED,
-    MAX_WORKERS,
     MAX_YUXI_GAMES,
     LimitsHelpCommand,
     agent_line_up,
@@ -47,17 +46,17 @@ from paiju.core.runner import Backend
 
 app = typer.Typer(no_args_is_help=True)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+JsonOpt = Annotated[bool, opt.json_flag("Print one JSON object instead of text.")]
 SeedOpt = Annotated[
     int,
-    typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of every random choice (same seed, same output)."),
+    opt.seed("Seed of every random choice (same seed, same output).", short=False),
 ]
 BoardsOpt = Annotated[str, typer.Option("--boards", help="Comma-separated boards among 3x3, 4x4, 6x4.")]
 WorkersOpt = Annotated[
-    int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local processes playing the games.")
+    int, opt.workers("Local processes playing the games.")
 ]
 RayOpt = Annotated[
-    bool, typer.Option("--ray", help="Play the games as Ray tasks ($RAY_ADDRESS, else a local Ray).")
+    bool, opt.ray("Play the games as Ray tasks ($RAY_ADDRESS, else a local Ray).")
 ]
 JournalOpt = Annotated[
     Path | None,
@@ -132,7 +131,9 @@ def play(
     human: Annotated[
         int | None,
         typer.Option(
-            "--human", min=0, max=1,
+            "--human",
+            min=0,
+            max=1,
             help="Play this seat (0 or 1) yourself: type each move in notation (its agent spec is ignored).",
         ),
     ] = None,
@@ -262,7 +263,7 @@ def audit(
     ] = "mcts:simulations=24",
     out: Annotated[
         Path | None,
-        typer.Option("--out", parser=output_file, help="Write the full report (JSON, with move lists)."),
+        opt.out_file("Write the full report (JSON, with move lists).", short=False),
     ] = None,
     workers: WorkersOpt = 1,
     ray: RayOpt = False,
@@ -273,7 +274,9 @@ def audit(
     fuzz: Annotated[
         int,
         typer.Option(
-            "--fuzz", min=0, max=MAX_FUZZ,
+            "--fuzz",
+            min=0,
+            max=MAX_FUZZ,
             help="Random legal positions built and checked against the rules oracle after the games "
             "(every effect and weather in round robin; on the shipped card table); 0 = none.",
         ),
@@ -673,7 +676,9 @@ def train_az(
     mix: Annotated[
         float,
         typer.Option(
-            "--mix", min=0.0, max=1.0,
+            "--mix",
+            min=0.0,
+            max=1.0,
             help="Weight of the heuristic leaf value (that of mcts:eval=heuristic) mixed with the "
             "value head in self-play's search (AlphaGo's mix); 0: the value head alone.",
         ),
