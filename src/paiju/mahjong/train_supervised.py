@@ -59,6 +59,8 @@ from paiju.core.rng import derive_seed
 from paiju.core.runner import Progress, progress_reporter
 from paiju.mahjong import features as F
 from paiju.mahjong.discard_data import DiscardData, load_data
+from paiju.mahjong.model_files import SUPERVISED_MODELS as MODELS  # shared with the agent registry
+from paiju.mahjong.model_files import supervised_model_file as model_file
 from paiju.mahjong.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
@@ -67,16 +69,9 @@ if TYPE_CHECKING:
     from paiju.algorithms.dqn import QNetConfig, QNetwork
 
 RUN_FORMAT = "paiju-mj-supervised-run-1"
-MODELS = ("linear", "svm", "mlp", "cnn", "densenet", "resnet")
 FLAT_MODELS = ("linear", "svm", "mlp")
 TARGETS = ("discard", "score")
 """What a model learns: the expert's discard (34 scores) or the hand's points (one value)."""
-
-
-def model_file(folder: Path, model: str, target: str = "discard") -> Path:
-    """Where the trained ``model`` is written in ``folder`` (and looked for: Table 4, the
-    shipped models): ``mj-sup-{model}.pt``, a value model ``mj-value-{model}.pt``."""
-    return folder / (f"mj-sup-{model}.pt" if target == "discard" else f"mj-value-{model}.pt")
 MASKED = -1e9
 """The score of a discard the seat cannot make (finite: the hinge loss of such a class is 0)."""
 # derive_seed keys

@@ -155,7 +155,8 @@ def _supervised_agent(seed: SeedLike = None, model: str = "", **params: Any) -> 
     (``resnet`` plays ``paiju/mahjong/models/mj-sup-resnet.pt``); the default is the ResNet, the
     strongest of the six in Table 4 (docs/results/mahjong-dqn.md)."""
     from paiju.mahjong.agents.dqn import MODEL_DIR, DQNAgent, model_file_exists
-    from paiju.mahjong.train_supervised import MODELS, model_file
+    from paiju.mahjong.model_files import SUPERVISED_MODELS as MODELS
+    from paiju.mahjong.model_files import supervised_model_file as model_file
 
     if model in MODELS:
         model = str(model_file(MODEL_DIR, model))

@@ -36,10 +36,8 @@ from paiju.mahjong import features as F
 from paiju.mahjong.agents.greedy import GreedyAgent
 from paiju.mahjong.agents.value import LeafState
 from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation, Phase
+from paiju.mahjong.model_files import MODEL_DIR as MODEL_DIR  # shared with the registry and the trainers
 from paiju.mahjong.tiles import NUM_KINDS
-
-MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
-"""Where shipped mahjong models go (``paiju/mahjong/models``)."""
 
 _MODELS: dict[str, QModel] = {}
 CHUNK = 256
