@@ -53,7 +53,7 @@ def ddz_command(
     BotzoneBot(agent, seed=seed, wing_rule=wings).serve(sys.stdin, sys.stdout, keep_running)
 
 
-@app.command("judge")
+@app.command("judge", cls=LimitsHelpCommand)
 def judge_command(
     bots: Annotated[
         list[str], typer.Argument(help="Three bot command lines, e.g. 'paiju botzone ddz -a rule'.")

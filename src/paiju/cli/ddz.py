@@ -32,7 +32,7 @@ def _say(text: str) -> None:
 # --- engine commands: `paiju ddz moves | deal | play` (docs/doudizhu.md) ------------------------------
 
 
-@app.command("moves")
+@app.command("moves", cls=LimitsHelpCommand)
 def moves_command(
     hand: Annotated[
         str, typer.Argument(parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD.")
@@ -95,7 +95,7 @@ def moves_command(
         _say(f"{label} ({len(items)}): " + " ".join(items))
 
 
-@app.command("deal")
+@app.command("deal", cls=LimitsHelpCommand)
 def deal_command(
     seed: Annotated[int | None, opt.seed("Seed of the shuffle (random if omitted).")] = None,
     as_json: Annotated[bool, opt.json_flag("Print machine-readable JSON.")] = False,
@@ -208,7 +208,7 @@ def play_command(
 # --- `paiju ddz split`: hand splitting (拆牌, docs/splitting.md) ----------------------------------------
 
 
-@app.command("split")
+@app.command("split", cls=LimitsHelpCommand)
 def split_command(
     hand: Annotated[
         str, typer.Argument(parser=ddz_hand, help="The hand in any card order, e.g. 34445556789TA22XD.")
@@ -311,7 +311,7 @@ def selfplay_command(
 # --- the learned splitter: `paiju ddz tagger-data | tagger-train` (paiju/doudizhu/tagger/) ------
 
 
-@app.command("tagger-data")
+@app.command("tagger-data", cls=LimitsHelpCommand)
 def tagger_data_command(
     records: Annotated[
         list[Path],
@@ -363,7 +363,7 @@ def tagger_data_command(
         console.print(f"{dropped} training hands dropped: their deal is a test deal", markup=False)
 
 
-@app.command("tagger-train")
+@app.command("tagger-train", cls=LimitsHelpCommand)
 def tagger_train_command(
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`.")
@@ -482,7 +482,7 @@ def table5_command(
     console.print(f"written: {out / 'table5.json'}, {out / 'table5.png'}", markup=False)
 
 
-@app.command("tagger-eval")
+@app.command("tagger-eval", cls=LimitsHelpCommand)
 def tagger_eval_command(
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`.")

@@ -20,6 +20,7 @@ from paiju.cli.validate import (
     MAX_POOL,
     MAX_SELECT_ROUNDS,
     MAX_TOURNAMENTS,
+    LimitsHelpCommand,
     input_file,
     output_dir,
     output_file,
@@ -50,7 +51,7 @@ SeedOpt = Annotated[int, opt.seed("Seed of the deals.", short=False)]
 JsonOpt = Annotated[bool, opt.json_flag("Print one JSON object instead of text.")]
 
 
-@app.command("value")
+@app.command("value", cls=LimitsHelpCommand)
 def value(
     dist: Annotated[
         list[str],
@@ -95,7 +96,7 @@ def value(
     console.print(f"P(top {top} each unique, also apart from everyone below) = {unique:.6g}")
 
 
-@app.command("select")
+@app.command("select", cls=LimitsHelpCommand)
 def select(
     pool: Annotated[
         Path, typer.Option("--pool", parser=input_file, help="Pool file: one [20][17][17] deal per line.")
@@ -187,7 +188,7 @@ def _bar_columns() -> tuple[ProgressColumn, ...]:
     )
 
 
-@app.command("pool")
+@app.command("pool", cls=LimitsHelpCommand)
 def make_pool(
     out: Annotated[Path, opt.out_file("Pool file to write (one deal per line).", short=False)],
     count: Annotated[
@@ -207,7 +208,7 @@ def make_pool(
     console.print(f"wrote {len(deals)} deals to {out}")
 
 
-@app.command("dists")
+@app.command("dists", cls=LimitsHelpCommand)
 def dists_command(
     out: Annotated[
         Path,
@@ -298,7 +299,7 @@ def dists_command(
     console.print(f"source: {source}")
 
 
-@app.command("validate")
+@app.command("validate", cls=LimitsHelpCommand)
 def validate_command(
     config: Annotated[
         Path | None,

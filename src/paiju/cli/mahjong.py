@@ -33,7 +33,7 @@ def _shanten_words(sh: int) -> str:
     return f"{sh}-shanten ({sh}向聽)"
 
 
-@app.command()
+@app.command(cls=LimitsHelpCommand)
 def shanten(
     hand: Annotated[
         str,
@@ -276,7 +276,7 @@ def arena(
         console.print(f"records: {record} (run {report.arena.run_id})")
 
 
-@app.command()
+@app.command(cls=LimitsHelpCommand)
 def score(
     hand: Annotated[
         str,
@@ -358,7 +358,7 @@ def _print_scored(scored: Any) -> None:
         )
 
 
-@app.command()
+@app.command(cls=LimitsHelpCommand)
 def advise(
     hand: Annotated[
         str,
@@ -451,7 +451,7 @@ def _widths(value: str) -> tuple[int, ...]:
     return widths
 
 
-@app.command("train-dqn")
+@app.command("train-dqn", cls=LimitsHelpCommand)
 def train_dqn_command(
     out: Annotated[Path, opt.out_dir("Run folder.")],
     resume: Annotated[
@@ -564,7 +564,7 @@ def _registry() -> Any:
     return REGISTRY
 
 
-@app.command("referee")
+@app.command("referee", cls=LimitsHelpCommand)
 def referee_command(
     bots: Annotated[
         list[str],
@@ -752,7 +752,7 @@ def train_reader_command(
                       f"constant {row['constant']:.4f} ({row['samples']} samples)", markup=False)
 
 
-@app.command("train-supervised")
+@app.command("train-supervised", cls=LimitsHelpCommand)
 def train_supervised_command(
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_file, help="The discard-data Parquet file.")

@@ -48,7 +48,7 @@ COMMANDS: dict[str, tuple[str, bool, str]] = {
         "shipped agents.",
     ),
     "serve": (
-        "paiju.cli.serve", False,
+        "paiju.cli.serve", True,
         "Start the web app: Dou Dizhu, mahjong and yuxi against the AIs; DIH, reports, records.",
     ),
 }

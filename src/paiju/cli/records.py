@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from paiju.cli import options as opt
-from paiju.cli.validate import input_file, output_dir
+from paiju.cli.validate import LimitsHelpCommand, input_file, output_dir
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -122,7 +122,7 @@ def run_summary(folder: Path, limit: int) -> dict[str, Any]:
     }
 
 
-@app.command("list")
+@app.command("list", cls=LimitsHelpCommand)
 def list_command(
     folder: Annotated[
         Path, typer.Argument(parser=records_dir, help="A records folder, or a folder of them.")
@@ -234,7 +234,7 @@ def _forfeit(row: dict[str, Any]) -> dict[str, Any] | None:
     return forfeit if isinstance(forfeit, dict) else None
 
 
-@app.command("show")
+@app.command("show", cls=LimitsHelpCommand)
 def show_command(
     folder: Annotated[Path, typer.Argument(parser=records_dir, help="A records folder (one run).")],
     game_index: Annotated[int, typer.Argument(min=0, help="The game's index in the run.")],
@@ -300,7 +300,7 @@ def _first_gap(recorded: list[int], first: int, last: int) -> int | None:
     return next((first + k for k, i in enumerate(recorded[lo:hi]) if i != first + k), first + hi - lo)
 
 
-@app.command("replay")
+@app.command("replay", cls=LimitsHelpCommand)
 def replay_command(
     folder: Annotated[
         Path, typer.Argument(parser=records_dir, help="An arena records folder (with run.json).")
@@ -340,7 +340,7 @@ def replay_command(
     raise typer.Exit(1)
 
 
-@app.command("import")
+@app.command("import", cls=LimitsHelpCommand)
 def import_command(
     source: Annotated[
         Path, typer.Argument(parser=input_file, help="A JSON-lines game log (docs/records.md).")
@@ -365,7 +365,7 @@ def export_rows(folder: Path) -> list[dict[str, Any]]:
     return out
 
 
-@app.command("export")
+@app.command("export", cls=LimitsHelpCommand)
 def export_command(
     folder: Annotated[Path, typer.Argument(parser=records_dir, help="A records folder (one run).")],
     out: Annotated[Path | None, opt.out_file("File to write (default: stdout).")] = None,

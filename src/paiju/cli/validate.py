@@ -13,6 +13,7 @@ Only the standard library, Typer and the error types are imported here at module
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from collections.abc import Callable
@@ -67,10 +68,14 @@ def agents_help(text: str, *games: str) -> str:
 
 
 class LimitsHelpCommand(TyperCommand):
-    """A command whose ``--help`` lists the agent registries' parameter ranges.
+    """The class of every ``paiju`` command: a ``--help`` that reads at 80 columns.
 
-    The registries live in the game packages; importing them to build help strings would
-    slow every command's start-up, so they are read only when the help is formatted.
+    Typer prints a value's range beside its type (``<int range> [0<=x<=9223372036854775807]``),
+    which widens the type column until the descriptions are squeezed into a few characters
+    and the range itself breaks across lines; here the range goes after the description
+    instead, the type column says only ``<int>``, and a flag shows no ``<bool>``. Help texts
+    naming ``{agents:GAME}`` get that game's agents with their parameter ranges (read only
+    when the help is formatted: importing the registries would slow every start-up).
     """
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -82,13 +87,47 @@ class LimitsHelpCommand(TyperCommand):
             # escaped: the ranges' brackets must not be read as Rich markup
             return f"{match.group(1)}: {escape(load_agents(match.group(1)).help_text())}"
 
-        for param in self.params:
+        shown: list[tuple[Any, dict[str, Any]]] = []
+        for param in self.get_params(ctx):  # with --help
             # typer's options and arguments carry help text; the base parameter class does not
             if not isinstance(param, TyperOption | TyperArgument):
                 continue
-            if isinstance(param.help, str) and "{agents:" in param.help:
-                param.help = _AGENTS_MARK.sub(fill, param.help)
-        super().format_help(ctx, formatter)
+            saved = {"help": param.help, "metavar": param.metavar}
+            help_text = param.help or ""
+            if "{agents:" in help_text:
+                help_text = _AGENTS_MARK.sub(fill, help_text)
+            limits = param._get_number_range_help_str()
+            if limits:
+                saved |= {"min": getattr(param, "min", None), "max": getattr(param, "max", None)}
+                help_text = f"{help_text} {escape(f'[{limits}]')}".strip()  # [x>=0] is a tag to Rich
+                if param.metavar is None:
+                    param.metavar = (param.display_type(ctx) or "").replace(" range>", ">")
+                param.min = param.max = None  # restored below
+            if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+                param.metavar = ""
+            if isinstance(param, TyperOption) and param.multiple and param.metavar is None:
+                # <list[str]> -> <str>...: Click's way of saying "one or more"
+                param.metavar = re.sub(r"<list\[(.*)\]>", r"<\1>...", param.display_type(ctx) or "")
+            param.help = help_text or None
+            shown.append((param, saved))
+        from typer import rich_utils
+
+        text = self.help
+        if text:
+            # Typer keeps the docstring's line breaks after its first paragraph, which leaves
+            # ragged half-lines at 80 columns: each paragraph is rewrapped as one line instead
+            self.help = "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(text).split("\n\n"))
+        padding = rich_utils.STYLE_OPTIONS_TABLE_PADDING
+        # one space between the option table's columns, not two: six more for the descriptions
+        rich_utils.STYLE_OPTIONS_TABLE_PADDING = (0, 1, 0, 0)  # type: ignore[assignment]  # Rich takes 4
+        try:
+            super().format_help(ctx, formatter)
+        finally:  # the parameters parse as before if the command is used after its help
+            rich_utils.STYLE_OPTIONS_TABLE_PADDING = padding
+            self.help = text
+            for param, saved in shown:
+                for key, value in saved.items():
+                    setattr(param, key, value)
 
 
 # --- parsers: run while the command line is parsed, raise typer.BadParameter --------------------

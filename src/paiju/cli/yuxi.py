@@ -366,7 +366,7 @@ def _print_fuzz(fuzzed: Any, seed: int) -> None:
         console.print(f"[red]fuzz finding[/red] {f.describe()}")
 
 
-@app.command("replay")
+@app.command("replay", cls=LimitsHelpCommand)
 def replay(
     report: Annotated[
         Path, typer.Argument(parser=input_file, help="An audit report written with `paiju yuxi audit --out`.")
@@ -564,7 +564,7 @@ def _compare_balance(
         console.print(f"wrote {out_dir / 'compare.md'} and compare.json")
 
 
-@app.command("cards")
+@app.command("cards", cls=LimitsHelpCommand)
 def cards(
     cards_file: Annotated[
         Path | None,
