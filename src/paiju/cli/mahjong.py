@@ -860,26 +860,13 @@ _TableWorkers = Annotated[int, opt.workers("Processes (same results).")]
 _TableJson = Annotated[bool, opt.json_flag("Print the results as JSON (no progress bar).")]
 
 
-def _models_dir(value: str | Path) -> Path:
-    """``--models``: an existing folder (an empty value was read as the current folder)."""
-    text = str(value)
-    if not text.strip():
-        raise typer.BadParameter("empty path; name the folder of models")
-    path = Path(text)
-    if not path.exists():
-        raise typer.BadParameter(f"{text} does not exist")
-    if not path.is_dir():
-        raise typer.BadParameter(f"{text} is a file, not a folder")
-    return path
-
-
 @app.command("table4", cls=LimitsHelpCommand)
 def table4_command(
     out: Annotated[Path, opt.out_dir("Folder of the table and its records.")],
     models: Annotated[
         Path | None,
         typer.Option(
-            parser=_models_dir,
+            parser=input_dir,
             help="Folder of mj-sup-M.pt, mj-dqn.pt, mj-ddqn.pt (default: the shipped models).",
         ),
     ] = None,

@@ -8,21 +8,8 @@ from typing import Annotated
 import typer
 
 from paiju.cli.common import console
-from paiju.cli.validate import listen_address, output_dir
+from paiju.cli.validate import input_dir, listen_address, output_dir
 from paiju.core.errors import ConfigError
-
-
-def _reports_dir(value: str | Path) -> Path:
-    """``--reports``: an existing folder (an empty value was read as the current folder)."""
-    text = str(value)
-    if not text.strip():
-        raise typer.BadParameter("empty path; name a folder of reports")
-    path = Path(text)
-    if not path.exists():
-        raise typer.BadParameter(f"{text} does not exist")
-    if not path.is_dir():
-        raise typer.BadParameter(f"{text} is a file, not a folder")
-    return path
 
 
 def serve(
@@ -49,7 +36,7 @@ def serve(
         list[Path] | None,
         typer.Option(
             "--reports",
-            parser=_reports_dir,
+            parser=input_dir,
             help="A folder of reports (Markdown, PNG) for the Reports page, repeatable; it replaces "
             "the reports packaged with paiju. <data>/reports is always read too.",
         ),
