@@ -391,6 +391,9 @@ ROWS: list[tuple[list[str], int, str]] = [
      "give --match or --option, not both"),
     ([*ARENA, "--match", "east"], 2, "--match is for mahjong"),
     (["arena", "-g", "mahjong", "-a", "greedy,random", "--match"], 2, "'--match' requires an argument"),
+    # --- agents: the per-game agent lists ---------------------------------------------------------
+    (["agents", "chess"], 2, "unknown game 'chess'"),
+    (["agents", "mahjong", "extra"], 2, "unexpected extra argument"),
     # --- mahjong search-data / train-reader (learning from the search) -------------------------
     (["mahjong", "search-data", "--out", "{missing}", "--hands", "0"], 2, "'--hands' / '-n'"),
     (["mahjong", "search-data", "--out", "{missing}", "-p", "nosuch"], 2, "nosuch"),

@@ -63,15 +63,50 @@ def test_help_states_every_limit(
         if getattr(param, "min", None) is not None:
             shown = f"{param.min}<=x" if param.max is not None else f"x>={param.min}"
             assert shown in text, (path, param.name)
-    # every --agents help lists each agent's parameters with their ranges
+    # every --agents help says where the agents and their parameter ranges are listed
     agent_params = [p for p in command.params if p.name in ("agents", "search")]  # type: ignore[attr-defined]
     if agent_params:
         assert isinstance(command, LimitsHelpCommand), path
-        games = ["doudizhu", "mahjong", "yuxi"] if path == "arena" else [
-            {"ddz": "doudizhu", "demo": "doudizhu", "mahjong": "mahjong", "yuxi": "yuxi"}[path.split()[0]]
-        ]
-        for game in games:
-            assert load_agents(game).help_text() in text, (path, game)
+        game = "GAME" if path == "arena" else (
+            {"ddz": "doudizhu", "demo": "doudizhu", "mahjong": "mahjong", "yuxi": "yuxi"}[path.split()[0]])
+        assert f"paiju agents {game}" in " ".join(text.split()), path
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "mahjong", "yuxi", "connect_four"])
+def test_the_agents_command_lists_every_agent_with_its_ranges(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``paiju agents GAME``: each agent the registry holds, its description and every
+    parameter's default and range or choices, as the registry states them."""
+    registry = load_agents(game)
+    assert run(["agents", game]) == 0
+    blocks: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in capsys.readouterr().out.splitlines()[1:]:
+        if line.startswith("    "):
+            current.append(line.strip())
+        else:
+            current = blocks.setdefault(line.strip(), [])
+    assert list(blocks) == registry.names()
+    for name, (defaults, description) in registry.describe().items():
+        assert " ".join(description.split()) in " ".join(blocks[name]), name
+        for key, value in defaults.items():
+            shown = [ln for ln in blocks[name] if ln.startswith(f"{key}={value}")]
+            assert len(shown) == 1, (name, key)
+            if key in registry.limits(name):
+                found = re.search(r"\[(\S+?)\.\.(\S+)\]$", shown[0])
+                assert found and (float(found[1]), float(found[2])) == registry.limits(name)[key], (name, key)
+            elif key in registry.choices(name):
+                assert shown[0].endswith(f"({'|'.join(registry.choices(name)[key])})"), (name, key)
+    assert run(["agents", game, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)[game]
+    assert [e["name"] for e in listed] == registry.names()
+
+
+def test_the_agents_command_refuses_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["agents", "chess"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown game 'chess'" in err[0] and "mahjong" in err[0]
 
 
 def test_help_keeps_bracketed_text(
@@ -79,7 +114,8 @@ def test_help_keeps_bracketed_text(
 ) -> None:
     """Rich markup must not eat `[landlord]...` or the ranges' brackets in any help text."""
     assert "([landlord][farmer 1][farmer 2])" in _help("ddz play", capsys, monkeypatch)
-    assert "budget=120 [1..5000]" in _help("ddz play", capsys, monkeypatch)
+    assert run(["agents", "doudizhu"]) == 0
+    assert "budget=120 [1..5000]" in capsys.readouterr().out
     for path, command in _commands().items():
         text = _help(path, capsys, monkeypatch)
         sources = [command.help or ""] + [p.help or "" for p in command.params]  # type: ignore[attr-defined]

@@ -42,6 +42,10 @@ COMMANDS: dict[str, tuple[str, bool, str]] = {
         "paiju.cli.arena", True,
         "Play matches between agents with seat rotation; WP and ADP per role with 95% intervals.",
     ),
+    "agents": (
+        "paiju.cli.agents", True,
+        "List each game's agents: name, what it does, its parameters with defaults and ranges.",
+    ),
     "demo": (
         "paiju.cli.demo", True,
         "A short tour: a Dou Dizhu deal, its legal opening moves, splits, a full game between "

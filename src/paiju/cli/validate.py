@@ -55,16 +55,15 @@ MAX_TOURNAMENTS = 1_000_000
 """``paiju dih validate --tournaments``."""
 
 
-# --- --help states the agents' parameter ranges, without importing them for a plain run -------
-
-_AGENTS_MARK = re.compile(r"\{agents:([a-z_]+)\}")
+# --- the agents an option takes: listed by `paiju agents GAME`, named in the help ---------------
 
 
 def agents_help(text: str, *games: str) -> str:
-    """Help of an ``--agents`` option: ``text``, then each agent of ``games`` with its
-    parameters, defaults and ranges (filled in by :class:`LimitsHelpCommand` when shown)."""
-    listed = "; ".join(f"{{agents:{g}}}" for g in games)
-    return f"{text} Agents with parameter=default and its range: {listed}."
+    """Help of an ``--agents`` option: ``text``, then where the agents of ``games`` are listed
+    with their parameters, defaults and ranges (``paiju agents GAME``: one list, not one per
+    command's help, where it ran to dozens of lines at 80 columns)."""
+    where = f"paiju agents {games[0]}" if len(games) == 1 else "paiju agents GAME"
+    return f"{text} Agents and their parameters: {where}."
 
 
 class LimitsHelpCommand(TyperCommand):
@@ -73,19 +72,11 @@ class LimitsHelpCommand(TyperCommand):
     Typer prints a value's range beside its type (``<int range> [0<=x<=9223372036854775807]``),
     which widens the type column until the descriptions are squeezed into a few characters
     and the range itself breaks across lines; here the range goes after the description
-    instead, the type column says only ``<int>``, and a flag shows no ``<bool>``. Help texts
-    naming ``{agents:GAME}`` get that game's agents with their parameter ranges (read only
-    when the help is formatted: importing the registries would slow every start-up).
+    instead, the type column says only ``<int>``, and a flag shows no ``<bool>``.
     """
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from rich.markup import escape
-
-        from paiju.core.registry import load_agents
-
-        def fill(match: re.Match[str]) -> str:
-            # escaped: the ranges' brackets must not be read as Rich markup
-            return f"{match.group(1)}: {escape(load_agents(match.group(1)).help_text())}"
 
         shown: list[tuple[Any, dict[str, Any]]] = []
         for param in self.get_params(ctx):  # with --help
@@ -94,8 +85,6 @@ class LimitsHelpCommand(TyperCommand):
                 continue
             saved = {"help": param.help, "metavar": param.metavar}
             help_text = param.help or ""
-            if "{agents:" in help_text:
-                help_text = _AGENTS_MARK.sub(fill, help_text)
             limits = param._get_number_range_help_str()
             if limits:
                 saved |= {"min": getattr(param, "min", None), "max": getattr(param, "max", None)}

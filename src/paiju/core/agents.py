@@ -67,6 +67,16 @@ def _format_number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else repr(x)
 
 
+def parameter_text(p: dict[str, Any]) -> str:
+    """``name=default [min..max]`` or ``name=default (a|b)``: a parameter of
+    :meth:`AgentRegistry.catalogue` as the help and ``paiju agents`` write it."""
+    if "min" in p:
+        return f"{p['name']}={p['default']} [{p['min']}..{p['max']}]"
+    if "choices" in p:
+        return f"{p['name']}={p['default']} ({'|'.join(p['choices'])})"
+    return f"{p['name']}={p['default']}"
+
+
 _INT = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
@@ -189,21 +199,30 @@ class AgentRegistry:
         """The allowed values of each closed string parameter of agent ``name``."""
         return dict(self._choices[name])
 
-    def help_text(self) -> str:
-        """One line per agent: its parameters with their defaults and ranges (for ``--help``)."""
-        lines = []
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every agent (``paiju agents``): its name, what it does, and each parameter's default
+        with its range (``min``, ``max``) or its choices."""
+        out = []
         for agent in self.names():
-            _, defaults, _ = self._factories[agent]
-            parts = []
+            _, defaults, doc = self._factories[agent]
+            params: list[dict[str, Any]] = []
             for key, value in defaults.items():
+                p: dict[str, Any] = {"name": key, "default": value}
                 if key in self._limits[agent]:
                     lo, hi = self._limits[agent][key]
-                    parts.append(f"{key}={value} [{_format_number(lo)}..{_format_number(hi)}]")
+                    p |= {"min": _format_number(lo), "max": _format_number(hi)}
                 elif key in self._choices[agent]:
-                    parts.append(f"{key}={value} ({'|'.join(self._choices[agent][key])})")
-                else:
-                    parts.append(f"{key}={value}")
-            lines.append(agent + (": " + ", ".join(parts) if parts else ""))
+                    p["choices"] = list(self._choices[agent][key])
+                params.append(p)
+            out.append({"name": agent, "description": doc, "parameters": params})
+        return out
+
+    def help_text(self) -> str:
+        """One line per agent: its parameters with their defaults and ranges."""
+        lines = []
+        for entry in self.catalogue():
+            parts = [parameter_text(p) for p in entry["parameters"]]
+            lines.append(entry["name"] + (": " + ", ".join(parts) if parts else ""))
         return "; ".join(lines)
 
     def names(self) -> list[str]:
