@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, make_client
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, make_client, new_page
 
 
 @pytest.fixture
@@ -87,10 +87,5 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    try:
+    with new_page(browser, viewport={"width": 1280, "height": 900}) as pg:
         yield pg
-    finally:
-        context.close()

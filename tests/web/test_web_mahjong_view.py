@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import ARTIFACTS, screenshot
+from web_helpers import ARTIFACTS, new_page, screenshot
 
 from paiju.mahjong.score_hand import advise
 from paiju.mahjong.tiles import FLOWER_CHINESE, Tile
@@ -50,13 +50,8 @@ def wait_idle(page: Any) -> None:
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    try:
+    with new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2) as pg:
         yield pg
-    finally:
-        context.close()
 
 
 @pytest.mark.browser

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_helpers import ARTIFACTS
+from web_helpers import ARTIFACTS, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -39,13 +39,8 @@ TARGETS = """() => {
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    try:
+    with new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as pg:
         yield pg
-    finally:
-        context.close()
 
 
 def fits_the_phone(page: Any) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +74,15 @@ def screenshot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@contextlib.contextmanager
+def new_page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A page in a fresh browser context (``viewport``, ``is_mobile``, ...), closed afterwards."""
+    ctx = browser.new_context(**context)
+    pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
+    try:
+        yield pg
+    finally:
+        ctx.close()
