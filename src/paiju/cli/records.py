@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from paiju.cli import options as opt
-from paiju.cli.validate import LimitsHelpCommand, input_file, output_dir
+from paiju.cli.validate import LimitsHelpCommand, existing_dir, input_file, output_dir
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -38,17 +38,8 @@ _EXPORT_FIELDS = (
 """The columns `export` writes: exactly the fields `import` reads, so the two round-trip."""
 
 
-def records_dir(value: str | Path) -> Path:
-    """An existing folder of records (a run) or of runs."""
-    text = str(value)
-    if not text.strip():
-        raise typer.BadParameter("empty path; name a folder of game records")
-    path = Path(text)
-    if not path.exists():
-        raise typer.BadParameter(f"{text} does not exist")
-    if not path.is_dir():
-        raise typer.BadParameter(f"{text} is a file, not a folder of records")
-    return path
+records_dir = existing_dir("a folder of game records", "a folder of records")
+"""An existing folder of records (a run) or of runs."""
 
 
 def _say(text: str) -> None:

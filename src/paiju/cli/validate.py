@@ -186,17 +186,26 @@ def input_file(value: str | os.PathLike[str]) -> Path:
     return path
 
 
-def input_dir(value: str | os.PathLike[str]) -> Path:
-    """An existing folder."""
-    text = _text(value)
-    if not text.strip():
-        raise typer.BadParameter("empty path; name the folder to read")
-    path = Path(text)
-    if not path.exists():
-        raise typer.BadParameter(f"{text} does not exist")
-    if not path.is_dir():
-        raise typer.BadParameter(f"{text} is a file, not a folder")
-    return path
+def existing_dir(name: str = "the folder to read", kind: str = "a folder") -> Callable[[Any], Path]:
+    """A parser of an existing folder; ``name`` and ``kind`` word its errors ("empty path; name
+    {name}", "... is a file, not {kind}")."""
+
+    def parse(value: str | os.PathLike[str]) -> Path:
+        text = _text(value)
+        if not text.strip():
+            raise typer.BadParameter(f"empty path; name {name}")
+        path = Path(text)
+        if not path.exists():
+            raise typer.BadParameter(f"{text} does not exist")
+        if not path.is_dir():
+            raise typer.BadParameter(f"{text} is a file, not {kind}")
+        return path
+
+    return parse
+
+
+input_dir = existing_dir()
+"""An existing folder."""
 
 
 def parquet_input(value: str | os.PathLike[str]) -> Path:
