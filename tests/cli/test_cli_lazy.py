@@ -54,5 +54,5 @@ def test_the_listing_prints_what_the_whole_app_prints(args: list[str]) -> None:
 
 def test_the_listing_summaries_are_the_commands_first_docstring_lines() -> None:
     full = typer.main.get_command(app).commands  # type: ignore[attr-defined]
-    for name, (_, _, summary) in COMMANDS.items():
+    for name, (_, summary) in COMMANDS.items():
         assert summary == inspect.cleandoc(full[name].callback.__doc__).split("\n\n")[0]

@@ -35,24 +35,24 @@ GROUPS: dict[str, tuple[str, str]] = {
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
     "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),
 }
-COMMANDS: dict[str, tuple[str, bool, str]] = {
-    # name: (module holding a function of that name, whether --help lists agent ranges, the
-    # first line of its docstring for the listing; tests/cli/test_cli_lazy.py keeps them equal)
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module holding a function of that name, the first line of its docstring for the
+    # listing; tests/cli/test_cli_lazy.py keeps them equal)
     "arena": (
-        "paiju.cli.arena", True,
+        "paiju.cli.arena",
         "Play matches between agents with seat rotation; WP and ADP per role with 95% intervals.",
     ),
     "agents": (
-        "paiju.cli.agents", True,
+        "paiju.cli.agents",
         "List each game's agents: name, what it does, its parameters with defaults and ranges.",
     ),
     "demo": (
-        "paiju.cli.demo", True,
+        "paiju.cli.demo",
         "A short tour: a Dou Dizhu deal, its legal opening moves, splits, a full game between "
         "shipped agents.",
     ),
     "serve": (
-        "paiju.cli.serve", True,
+        "paiju.cli.serve",
         "Start the web app: Dou Dizhu, mahjong and yuxi against the AIs; DIH, reports, records.",
     ),
 }
@@ -89,7 +89,7 @@ def listing_app() -> typer.Typer:
     app = _root()
     for name, (_, text) in GROUPS.items():
         app.add_typer(typer.Typer(), name=name, help=text)
-    for name, (_, _, summary) in COMMANDS.items():
+    for name, (_, summary) in COMMANDS.items():
         app.command(name=name, help=summary)(_placeholder)
     return app
 
@@ -100,13 +100,10 @@ def build_app(only: str | None = None) -> typer.Typer:
     for name, (module, text) in GROUPS.items():
         if only in (None, name):
             app.add_typer(importlib.import_module(module).app, name=name, help=text)
-    for name, (module, limits, _) in COMMANDS.items():
+    for name, (module, _) in COMMANDS.items():
         if only in (None, name):
-            function = getattr(importlib.import_module(module), name)
-            if limits:
-                app.command(name=name, cls=LimitsHelpCommand)(function)
-            else:
-                app.command(name=name)(function)
+            # every command's help reads at 80 columns (LimitsHelpCommand), as the groups' do
+            app.command(name=name, cls=LimitsHelpCommand)(getattr(importlib.import_module(module), name))
     return app
 
 

@@ -522,8 +522,8 @@ def _check_jsonl_field_types(where: str, obj: dict[str, Any]) -> None:
 def _check_jsonl_seats(where: str, obj: dict[str, Any]) -> None:
     """The per-seat fields agree with the seat count ``len(returns)``, and each move has a player."""
     returns = obj["returns"]
-    if not returns or any(isinstance(r, float) and not math.isfinite(r) for r in returns):
-        raise CorruptRecordError(f"{where}: 'returns' must be a non-empty list of finite numbers")
+    if not returns:  # finite numbers: _check_jsonl_values
+        raise CorruptRecordError(f"{where}: 'returns' must be a non-empty list of numbers")
     if len(returns) > MAX_SEATS:
         raise CorruptRecordError(f"{where}: 'returns' has {len(returns)} seats; at most {MAX_SEATS}")
     if obj.get("dealer_seat") is not None and not 0 <= obj["dealer_seat"] < len(returns):

@@ -1046,14 +1046,9 @@ class SeatView:
         if self.held(seat) != HELD - 1:
             return f"seat {seat} holds {self.held(seat)} tiles: it is on its turn, not waiting"
         if isinstance(msg, Chow):
-            if seat != (source + 1) % NUM_PLAYERS:
-                return f"only seat {(source + 1) % NUM_PLAYERS}, the next, may chow seat {source}'s discard"
             if tile not in (msg.low, msg.low + 1, msg.low + 2):
                 return f"the chow {_chow_tiles(msg.low)} does not hold the discard {tile_name(tile)}"
-            for k in {msg.low, msg.low + 1, msg.low + 2} - {tile}:
-                if why := self._own_refusal(seat, k, 1, f"chow {_chow_tiles(msg.low)}"):
-                    return why
-            return None
+            return self._chow_refusal(seat, source, msg.low, tile)
         if msg.tile != tile:
             return f"seat {source}'s open discard is {tile_name(tile)}, not {tile_name(msg.tile)}"
         return self._own_refusal(seat, tile, 3 if isinstance(msg, Kong) else 2, type(msg).__name__.lower())
@@ -1066,13 +1061,21 @@ class SeatView:
                 return f"offers {why}"
             if a == KONG and (why := self._own_refusal(self.seat, t, 3, "kong")):
                 return f"offers {why}"
-            if a in (CHOW_LOW, CHOW_MID, CHOW_HIGH):
-                low = t - (a - CHOW_LOW)
-                if self.seat != (ask.source + 1) % NUM_PLAYERS:
-                    return f"offers a chow, but only the next seat may chow seat {ask.source}'s discard"
-                for k in {low, low + 1, low + 2} - {t}:
-                    if why := self._own_refusal(self.seat, k, 1, f"chow {_chow_tiles(low)}"):
-                        return f"offers {why}"
+            if a in (CHOW_LOW, CHOW_MID, CHOW_HIGH) and (
+                why := self._chow_refusal(self.seat, ask.source, t - (a - CHOW_LOW), t)
+            ):
+                return f"offers {why}"
+        return None
+
+    def _chow_refusal(self, seat: int, source: int, low: int, tile: int) -> str | None:
+        """A chow of ``source``'s ``tile`` from ``low`` needs the next seat and (its own) the
+        two other tiles: one rule for a claim made and a claim offered."""
+        if seat != (source + 1) % NUM_PLAYERS:
+            nxt = (source + 1) % NUM_PLAYERS
+            return f"a chow by seat {seat}, but only seat {nxt}, the next, may chow seat {source}'s discard"
+        for k in sorted({low, low + 1, low + 2} - {tile}):
+            if why := self._own_refusal(seat, k, 1, f"chow {_chow_tiles(low)}"):
+                return why
         return None
 
     # -- decisions --

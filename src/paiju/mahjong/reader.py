@@ -44,6 +44,8 @@ from paiju.mahjong.tiles import NUM_KINDS
 
 READER_VERSION = "mj-reader-1"
 KIND_CHANNELS = 13
+FITTED_CHANNEL = KIND_CHANNELS - 1
+"""The kind channel holding the fitted models' deal-in chance: the residual's starting point."""
 SCALARS = 16
 INPUT_SIZE = KIND_CHANNELS * NUM_KINDS + SCALARS
 
@@ -84,7 +86,7 @@ def reader_features(obs: MahjongObservation, seat: int, order: Sequence[tuple[in
         w = wait_features(obs, seat, k, unseen, passed)
         # WAIT_FEATURES: suji, neighbour_discard, suit_discard_share, suit_melds, live_chows
         x[8, k], x[9, k], x[10, k], x[11, k] = w[10], w[11] / 4, w[12], w[15] / 3
-        x[12, k] = ready * model.wait_chance_of(w)
+        x[FITTED_CHANNEL, k] = ready * model.wait_chance_of(w)
     run = 0
     for f in reversed(flags):
         if not f:
@@ -175,7 +177,7 @@ class ReaderNet(nn.Module):
         near = padded[:, self.neighbours].reshape(b, NUM_KINDS, -1)  # (b, 34, 4C)
         per_kind = torch.cat([planes, near, self.kind_class.expand(b, -1, -1),
                               scalars[:, None, :].expand(-1, NUM_KINDS, -1)], dim=2)
-        waits = _logit(planes[:, :, KIND_CHANNELS - 1]) + self.wait(per_kind).squeeze(2)
+        waits = _logit(planes[:, :, FITTED_CHANNEL]) + self.wait(per_kind).squeeze(2)
         ready = _logit(scalars[:, READY_SCALAR]) + self.ready(scalars).squeeze(1)
         return torch.cat([ready[:, None], waits], dim=1)
 
@@ -211,6 +213,5 @@ class NetworkReader:
         return {s: [float(p[k]) for k in kinds] for s, p in self.chances(obs).items()}
 
 
-__all__ = ["INPUT_SIZE", "KIND_CHANNELS", "READER_VERSION", "SCALARS", "NetworkReader", "ReaderNet",
-           "build_net",
-           "reader_features", "table_features"]
+__all__ = ["FITTED_CHANNEL", "INPUT_SIZE", "KIND_CHANNELS", "READER_VERSION", "SCALARS", "NetworkReader",
+           "ReaderNet", "build_net", "reader_features", "table_features"]

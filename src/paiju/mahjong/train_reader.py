@@ -39,12 +39,12 @@ from paiju.mahjong.agents import REGISTRY
 from paiju.mahjong.agents.defence import probability_log_loss
 from paiju.mahjong.agents.greedy import greedy_turns
 from paiju.mahjong.game import Phase
-from paiju.mahjong.reader import INPUT_SIZE, KIND_CHANNELS, READER_VERSION, build_net, table_features
+from paiju.mahjong.reader import FITTED_CHANNEL, INPUT_SIZE, READER_VERSION, build_net, table_features
 from paiju.mahjong.scoring import waits
 from paiju.mahjong.tiles import NUM_KINDS
 
-FITTED = (KIND_CHANNELS - 1) * NUM_KINDS
-"""Offset of the fitted models' deal-in chances in a reader input (its last kind channel)."""
+FITTED = FITTED_CHANNEL * NUM_KINDS
+"""Offset of the fitted models' deal-in chances in a reader input."""
 
 
 @dataclass(frozen=True)
@@ -186,8 +186,12 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
     start, metrics = 0, []
-    # early stopping reads the held-out hands' opponents of the *seen* types, never the left-out one
-    val = held_out.take(held_out.opponent != leave_out)
+    # the held-out samples per opponent type, taken once; early stopping reads those of the
+    # *seen* types, never the left-out one
+    masks = {t: held_out.opponent == t for t in types}
+    parts = {t: held_out.take(m) for t, m in masks.items()}
+    seen_mask = held_out.opponent != leave_out
+    val = held_out.take(seen_mask)
     best: dict[str, Any] = {"epoch": -1, "net": {k: v.clone() for k, v in net.state_dict().items()}}
     ckpt = out / "checkpoint.pt"
     if ckpt.is_file():
@@ -208,10 +212,14 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
         net.train()
         return p
 
-    def val_loss() -> float:
-        return float(deal_in_log_loss(predict(val)[:, 1:], val, constant)["reader"])
+    def by_opponent(p: np.ndarray) -> dict[str, dict[str, Any]]:
+        """The deal-in log-loss of the held-out predictions ``p`` per opponent type."""
+        return {t: deal_in_log_loss(p[m, 1:], parts[t], constant) for t, m in masks.items()}
 
-    start_loss = val_loss() if start == 0 else metrics[0]["start_validation_loss"]
+    def val_loss(p: np.ndarray) -> float:
+        return float(deal_in_log_loss(p[seen_mask, 1:], val, constant)["reader"])
+
+    start_loss = val_loss(predict(held_out)) if start == 0 else metrics[0]["start_validation_loss"]
     for epoch in range(start, cfg.epochs):
         clock = time.process_time()
         order = torch.randperm(len(x), generator=torch.Generator().manual_seed(derive_seed(cfg.seed, epoch)))
@@ -223,10 +231,9 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(idx)
-        p = predict(held_out)
-        by_type = {t: deal_in_log_loss(p[held_out.opponent == t, 1:], held_out.take(held_out.opponent == t),
-                                       constant)["reader"] for t in types}
-        loss_now = val_loss()
+        p = predict(held_out)  # one pass serves the per-type figures and early stopping
+        by_type = {t: row["reader"] for t, row in by_opponent(p).items()}
+        loss_now = val_loss(p)
         metrics.append({"epoch": epoch, "train_loss": total / len(order), "validation_loss": loss_now,
                         "start_validation_loss": start_loss,
                         "held_out_deal_in_log_loss": by_type, "cpu_s": time.process_time() - clock})
@@ -244,9 +251,7 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
     report: dict[str, Any] = {
         "config": asdict(cfg), "samples": {"fit": len(fit.x), "held_out": len(held_out.x)},
         "constant": constant, "best_epoch": best["epoch"], "epochs": metrics,
-        "held_out_by_opponent": {t: deal_in_log_loss(p[held_out.opponent == t, 1:],
-                                                     held_out.take(held_out.opponent == t), constant)
-                                 for t in types},
+        "held_out_by_opponent": by_opponent(p),
     }
     if leave_out == "greedy" and cfg.greedy_test_hands > 0:
         g = greedy_test_samples(cfg.greedy_test_hands, cfg.greedy_test_seed)

@@ -407,11 +407,10 @@ class GameSession(ABC, Generic[StateT, DecisionT]):
             if self.state.current_player() != self.human:
                 raise IllegalMoveError(f"it is not your turn: seat {self.state.current_player()} is to move")
             action = self.parse_human(move)
-            before = self.state.clone()
-            self.state.clone().apply(action)  # raises before changing anything, on a copy anyway
+            self.state.clone().apply(action)  # played on a copy: the game itself is untouched
         except PaijuError as err:  # what the move route answers with a 4xx
             return {**answer, "legal": False, "reason": str(err)}
-        return {**answer, "legal": True, "text": self.describe(self.human, action, before)[0]}
+        return {**answer, "legal": True, "text": self.describe(self.human, action, self.state)[0]}
 
     def run_ai(self, runner: AIRunner, max_decisions: int = 2000) -> int:
         """Play AI decisions until the human is to move or the game is over; returns how many."""
