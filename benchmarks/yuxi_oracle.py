@@ -9,7 +9,7 @@ The oracle is the heuristic-leaf MCTS (``mcts:eval=heuristic``, c = 1.4) searchi
 state** (``MCTS(sees_hidden=True)``): it sees the opponent's hand and both decks' contents;
 only the cards still to be drawn are chance to it. It is never a fair player. It plays
 ``--pairs`` seat-swapped pairs against ``--opponent`` on the rooms, deals and chance of
-``paiju yuxi match ORACLE OPPONENT --pairs N --seed S`` (``paiju.yuxi.training.play_pair``),
+``paiju yuxi match ORACLE OPPONENT --pairs N --seed S`` (``paiju.yuxi.matches.play_pair``),
 die off, decks drawn per pair.
 
 What it bounds: against the issue 17 target's opponent the question is whether a score of
@@ -34,7 +34,8 @@ from paiju.core.protocol import Action, State
 from paiju.yuxi.agents import REGISTRY
 from paiju.yuxi.agents.greedy import game_for
 from paiju.yuxi.agents.search import HeuristicEvaluator
-from paiju.yuxi.training import MatchResult, PairRow, YuxiRooms, play_pair
+from paiju.yuxi.matches import MatchResult, PairRow, play_pair
+from paiju.yuxi.rooms import YuxiRooms
 
 
 class Oracle:

@@ -24,7 +24,7 @@ from paiju.algorithms.torch_files import load_payload
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.games.grid_encoding import connect_four_setup
-from paiju.yuxi.training import YuxiRooms
+from paiju.yuxi.rooms import YuxiRooms
 
 ROOMS = YuxiRooms(boards=("3x3",))
 OPPONENT = SearchSettings(simulations=12, batch=2, temperature_moves=2, hidden="opponent-policy")

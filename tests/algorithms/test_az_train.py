@@ -29,7 +29,7 @@ from paiju.algorithms.torch_files import load_payload
 from paiju.core.errors import ConfigError
 from paiju.core.runner import Backend
 from paiju.games.grid_encoding import connect_four_setup
-from paiju.yuxi.training import YuxiRooms
+from paiju.yuxi.rooms import YuxiRooms
 
 TINY = TrainConfig(
     seed=3,

@@ -11,7 +11,8 @@ from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.core.rng import derive_seed
 from paiju.yuxi.agents import REGISTRY, game_for
-from paiju.yuxi.training import YuxiRooms, match_pairs
+from paiju.yuxi.matches import match_pairs
+from paiju.yuxi.rooms import YuxiRooms
 
 
 def test_a_pair_is_each_seat_once_on_the_same_room_and_deal() -> None:
@@ -41,7 +42,7 @@ def test_swapping_the_agents_mirrors_the_score() -> None:
 
 
 def test_split_pairs_are_those_each_side_won_once() -> None:
-    from paiju.yuxi.training import MatchResult
+    from paiju.yuxi.matches import MatchResult
 
     # pair 0: A won both; 1 and 2: one game each (split); 3: a draw and a win; 4: both lost
     rows = [(0, "3x3", 1.0, 1.0), (1, "3x3", 1.0, 0.0), (2, "4x4", 0.0, 1.0), (3, "4x4", 0.5, 1.0),
@@ -62,7 +63,7 @@ def test_bad_specs_fail_before_any_game() -> None:
 def test_a_ladder_rates_by_the_matches_it_played() -> None:
     import math
 
-    from paiju.yuxi.training import run_ladder
+    from paiju.yuxi.matches import run_ladder
 
     ladder = run_ladder(["random", "mcts:simulations=8", "greedy"], YuxiRooms(boards=("3x3",)), 3, seed=2)
     assert [(m.a, m.b) for m in ladder.matches] == [
@@ -78,7 +79,7 @@ def test_a_ladder_rates_by_the_matches_it_played() -> None:
 
 
 def test_an_interrupted_ladder_resumes_from_its_journal_to_the_whole_result(tmp_path: Path) -> None:
-    from paiju.yuxi.training import run_ladder
+    from paiju.yuxi.matches import run_ladder
 
     specs, rooms = ["random", "greedy", "mcts:simulations=4"], YuxiRooms(boards=("3x3",))
     whole = run_ladder(specs, rooms, 3, seed=5)  # 3 matchups of two tasks (2 + 1 pairs): 18 games

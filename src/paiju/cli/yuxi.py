@@ -635,7 +635,7 @@ def _rooms(
     boards: str, decks: str | None, die: bool, cards_file: Path | None, decks_file: Path | None
 ) -> Any:
     """The rooms of --boards / --decks (a fixed pair SEAT0,SEAT1, or None: drawn per game)."""
-    from paiju.yuxi.training import YuxiRooms
+    from paiju.yuxi.rooms import YuxiRooms
 
     pair = None
     if decks is not None:
@@ -734,7 +734,7 @@ def match(
     as_json: JsonOpt = False,
 ) -> None:
     """A against B on seat-swapped pairs (same room and deal, each seat once), rooms drawn per pair."""
-    from paiju.yuxi.training import match_pairs
+    from paiju.yuxi.matches import match_pairs
 
     rooms = _rooms(boards, decks, die, None, None)
     result = match_pairs(agent_a, agent_b, rooms, pairs, seed, backend=Backend(workers=workers, ray=ray),
@@ -780,7 +780,7 @@ def ladder(
     """A round robin of agents on seat-swapped pairs and their Elo ratings with 95% intervals."""
     import json
 
-    from paiju.yuxi.training import run_ladder
+    from paiju.yuxi.matches import run_ladder
 
     specs = [s.strip() for s in agents.split(";") if s.strip()]
     result = run_ladder(specs, _rooms(boards, None, die, None, None), pairs, seed,

@@ -1,12 +1,8 @@
-"""yuxi rooms for AlphaZero training and evaluation: which board and decks each game gets.
+"""yuxi matches and ladders: agents against each other on seat-swapped pairs in :mod:`paiju.yuxi.rooms`.
 
-:class:`YuxiRooms` is the game side of :mod:`paiju.algorithms.alphazero.train`: called with a
-game's seed it gives that game's ``(YuxiGame, YuxiEncoder)``. A room is drawn from the seed:
-a board of ``boards`` and, unless ``decks`` fixes them, both decks uniformly from the card
-table's decks big enough for that board (the same deck may face itself). One model per deck
-pair (the talk) is ``decks=("a", "b")``; one shared model with the deck as input (ours: the
-encoder's vector carries both decks one-hot) is ``decks=None``. Every board is padded to the
-same planes, so one network serves them all.
+A pair is one room and one deal played twice, each agent in each seat once, so the deal's
+luck cancels in the pair's score; matches and round-robin ladders run through the project's
+runner and resume from their journal.
 """
 
 from __future__ import annotations
@@ -16,96 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from paiju.algorithms.mcts import Evaluator
 from paiju.core.errors import ConfigError
 from paiju.yuxi.agents.greedy import game_for
-from paiju.yuxi.agents.search import HeuristicEvaluator
-from paiju.yuxi.board import board_shape
-from paiju.yuxi.cards import table_fingerprint
-from paiju.yuxi.encoding import YuxiEncoder
-from paiju.yuxi.game import RULES_VERSION, YuxiConfig, YuxiGame
-
-_ENCODERS: dict[YuxiConfig, YuxiEncoder] = {}
-
-
-@dataclass(frozen=True)
-class YuxiRooms:
-    """The rooms games are played in (see the module docstring); picklable, so worker
-    processes rebuild the same rooms from the same seeds."""
-
-    boards: tuple[str, ...] = ("3x3",)
-    decks: tuple[str, str] | None = None
-    die_bonus: bool = False
-    cards_file: str | None = None
-    decks_file: str | None = None
-
-    def __post_init__(self) -> None:
-        if not self.boards:
-            raise ConfigError("yuxi rooms: give at least one board")
-        object.__setattr__(self, "boards", tuple(board_shape(b).name for b in self.boards))
-        table = self.base_config().table()
-        if self.decks is not None:
-            for name in self.decks:
-                if name not in table.decks:
-                    raise ConfigError(
-                        f"yuxi rooms: no deck {name!r}; the table has {', '.join(sorted(table.decks))}"
-                    )
-        for board in self.boards:
-            if not self.decks_for(board):
-                raise ConfigError(
-                    f"yuxi rooms: no deck of the card table is big enough for the {board} board"
-                )
-
-    def base_config(self, board: str | None = None, decks: tuple[str, str] | None = None) -> YuxiConfig:
-        return YuxiConfig(
-            board=board or self.boards[0],
-            decks=decks or self.decks or ("tide_guild", "storm_iron"),
-            die_bonus=self.die_bonus,
-            cards_file=self.cards_file,
-            decks_file=self.decks_file,
-        )
-
-    def decks_for(self, board: str) -> list[str]:
-        table = self.base_config().table()
-        need = board_shape(board).min_deck
-        return sorted(d for d in table.decks if table.deck(d).size >= need)
-
-    def config(self, seed: int) -> YuxiConfig:
-        """The room of the game with this seed."""
-        rng = np.random.default_rng(seed)
-        board = self.boards[int(rng.integers(len(self.boards)))]
-        if self.decks is not None:
-            return self.base_config(board, self.decks)
-        names = self.decks_for(board)
-        pair = (names[int(rng.integers(len(names)))], names[int(rng.integers(len(names)))])
-        return self.base_config(board, pair)
-
-    def __call__(self, seed: int) -> tuple[YuxiGame, YuxiEncoder]:
-        config = self.config(seed)
-        game = game_for(config)
-        encoder = _ENCODERS.get(config)
-        if encoder is None:
-            encoder = _ENCODERS[config] = YuxiEncoder(game)
-        return game, encoder
-
-    def heuristic(self, game: YuxiGame) -> Evaluator:
-        """The leaf value self-play mixes in with ``mix`` (that of ``mcts:eval=heuristic``)."""
-        return HeuristicEvaluator()
-
-    def fingerprint(self) -> str:
-        """The card table's hash (what a model trained in these rooms is tied to)."""
-        return table_fingerprint(self.base_config().table())
-
-    def describe(self) -> dict[str, object]:
-        return {
-            "boards": list(self.boards),
-            "decks": list(self.decks) if self.decks else "random",
-            "die_bonus": self.die_bonus,
-            "card_table": self.fingerprint(),
-        }
-
+from paiju.yuxi.game import RULES_VERSION
+from paiju.yuxi.rooms import YuxiRooms
 
 # ---- strength: seat-swapped pairs on the same deal ------------------------------------------------
 PairRow = tuple[int, str, float, float]
