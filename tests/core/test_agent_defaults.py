@@ -1,7 +1,7 @@
 """Agent defaults have one source: the registries document the agent classes' own defaults.
 
 The expected values below are the defaults documented in ``docs/ddz-agents.md`` and
-``docs/mahjong.md`` and by ``paiju ... --help``, written out by hand; the tests check that the
+``docs/mahjong-agents.md`` and by ``paiju ... --help``, written out by hand; the tests check that the
 registry, its factory and the class agree with them (a change in one place alone fails).
 """
 

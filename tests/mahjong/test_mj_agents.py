@@ -1,6 +1,6 @@
 """Mahjong agents: registry, legal play, greedy rules, Expectimax against a naive reference.
 
-The naive Expectimax below is written from its definition (``docs/mahjong.md`` §10) alone: plain
+The naive Expectimax below is written from its definition (``docs/mahjong-agents.md`` §2) alone: plain
 recursion over count lists, the public ``shanten_counts`` / ``is_complete_counts``, draw
 probabilities from the unseen counts, wins valued by ``score_win``. The fast search (suit
 indices, batched leaves, memo) must give the same root values and the same choice.

@@ -3,7 +3,7 @@
 Every expectation is computed here independently of the search: k from the paper's formula
 by hand, Q-values by calling the network on positions built in this file (``own_turn`` +
 ``encode_flat``), and the root values by a brute-force expectimax written from the tree's
-definition (docs/mahjong.md §10, §13).
+definition (docs/mahjong-agents.md §3, §6).
 """
 
 from __future__ import annotations

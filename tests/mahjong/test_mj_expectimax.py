@@ -363,7 +363,7 @@ def test_ready_value_under_a_hazard_by_draws_left_matches_a_simulated_race() -> 
 
 def test_ron_rates_by_class_weight_each_wait_by_its_class() -> None:
     """Waits on 1m (a terminal) and 4m (3-7), one own draw left, no rival: the discard-win
-    chance and its mean payment weight each wait by its class's rate (docs/mahjong.md §10)."""
+    chance and its mean payment weight each wait by its class's rate (docs/mahjong-agents.md §3)."""
     obs = _position("123456789p111s99s23m5z")
     ev = HandValueEvaluator(rival=0.0, ron_by_class=(0.5, 1.25, 0.95, 0.66))
     hand = list(obs.hand)

@@ -1,7 +1,7 @@
 """Rule flags and the tai table of Taiwan 16-tile mahjong (flowers optional, off by default).
 
 Every default below is a rule of ``docs/mahjong-rules.md`` (§8, T1-T3); the
-choices where the sources disagree are written down in ``docs/mahjong.md``. Both dataclasses
+choices where the sources disagree are written down there too (T2). Both dataclasses
 are frozen so a config can be shared by every state of a game (and by clones) safely.
 """
 

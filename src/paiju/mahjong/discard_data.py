@@ -5,7 +5,7 @@
 Hand ``i`` of a job is played by four seats of the agent ``SPEC`` through
 :func:`paiju.core.protocol.play_game`: the wall from ``derive_seed(hand_seed, WALL)``, seat
 ``s`` seeded ``derive_seed(hand_seed, SEAT, s)``, ``hand_seed = derive_seed(seed, HAND, i)``.
-Every own-turn decision that is a discard becomes one row (``docs/mahjong.md`` §14):
+Every own-turn decision that is a discard becomes one row (``docs/mahjong-training.md`` §2):
 
 * ``hand`` (int64, the hand index: the trainer splits train / validation / test by it),
   ``decision`` (its order in the hand), ``seat``;

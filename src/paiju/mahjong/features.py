@@ -7,7 +7,7 @@ never reach a network: a state redrawn by ``resample_from_infostate`` encodes th
 every seat's discards with the draw-or-discard flag, round and winds, tiles left), seats
 taken *relative* to the acting one (0 = self, 1 = next, 2 = opposite, 3 = previous).
 
-Two layouts of the same numbers (``docs/mahjong.md``, "Features"):
+Two layouts of the same numbers (``docs/mahjong-agents.md`` §4):
 
 * **Planes** ``(NUM_PLANES, 19, 19)`` for convolutional models: each per-kind feature is a
   34-long vector laid out as the tile grid (row = suit m / p / s / honours, column = rank;

@@ -3,9 +3,9 @@ teacher search, with the hidden state for oracle labels (``paiju mahjong search-
 
     paiju mahjong search-data --out runs/mj-search --hands 2000 --seed 0 --workers 2
 
-The learned agents learn from the search, not from sparse rewards alone (docs/mahjong.md,
-"Learning from the search"). Hand ``i`` (``hand_seed = derive_seed(seed, HAND, i)``) is played
-by four seats drawn from ``players`` (``derive_seed(hand_seed, LINEUP)``; seat ``s`` seeded
+The learned agents learn from the search, not from sparse rewards alone
+(docs/mahjong-training.md §4). Hand ``i`` (``hand_seed = derive_seed(seed, HAND, i)``) is played by
+four seats drawn from ``players`` (``derive_seed(hand_seed, LINEUP)``; seat ``s`` seeded
 ``derive_seed(hand_seed, SEAT, s)``, the wall from ``derive_seed(hand_seed, WALL)``), so no
 label comes from one opponent's habits. At every decision with a choice (a turn's discards
 and kongs, a claim window's claims and pass; not the wins, which every agent takes), the

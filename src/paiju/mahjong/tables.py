@@ -40,7 +40,7 @@ TABLE4_NAMES = {
 }
 SCALED_WALLS = 40
 """Table 4's default: 40 walls = 240 hands per algorithm (about an hour on 2 cores; the
-paired intervals are about +-0.06 in win rate and +-330 points; docs/mahjong.md §15)."""
+paired intervals are about +-0.06 in win rate and +-330 points; docs/mahjong-training.md §3)."""
 FULL_WALLS = 500
 """The paper's configuration: 500 walls = 3,000 hands per algorithm."""
 ALPHAS = (0.2, 0.4, 0.6, 0.8, 1.0)

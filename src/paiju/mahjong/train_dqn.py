@@ -2,7 +2,7 @@
 
     paiju mahjong train-dqn --out runs/mj-ddqn --steps 200000 --workers 2
 
-The paper's training (``docs/mahjong.md`` §12): four seats play Taiwan mahjong hands, every
+The paper's training (``docs/mahjong-training.md`` §1): four seats play Taiwan mahjong hands, every
 seat acting with **the Expectimax's recommended move** (the exploration); each discard
 decision of a seat is a transition ``(features of its observation, discard kind, reward,
 features of the same seat's next discard decision, that decision's legal discards, done)``.
@@ -84,8 +84,9 @@ class TrainConfig:
     algorithm: str = "ddqn"
     """``ddqn`` (Double DQN targets) or ``dqn``."""
     trunk: str = "mlp"
-    """``mlp`` on the flat features (the default: the combined agents' leaf model, docs/mahjong.md
-    §13, and 20x faster to train here) or ``resnet`` on the 19x19 planes (the paper's)."""
+    """``mlp`` on the flat features (the default: the combined agents' leaf model,
+    docs/mahjong-agents.md §6, and 20x faster to train here) or ``resnet`` on the 19x19
+    planes (the paper's)."""
     channels: int = 32
     """ResNet width."""
     blocks: int = 4
@@ -118,11 +119,11 @@ class TrainConfig:
     search valued at a decision, not only the one played, teaches the network its rank --
     its target is ``V / score_scale``, in the final score's units (until 2026-12-03 it was
     ``shaping * V / score_scale``: the same for the shipped runs, which have shaping 1.0).
-    0: the paper's plain (Double) DQN; docs/mahjong.md §12."""
+    0: the paper's plain (Double) DQN; docs/mahjong-training.md §1."""
     behaviour: str = "expectimax"
     """The search every seat acts with (an Expectimax agent spec, without ``depth``)."""
     behaviour_depth: int = 1
-    """Its depth: 1 while training (cheap: see docs/mahjong.md §12), 2 at play time."""
+    """Its depth: 1 while training (cheap: see docs/mahjong-training.md §1), 2 at play time."""
     epsilon: float = 0.0
     """Share of discards played uniformly at random instead of the search's (0: the paper,
     whose only exploration is the search); the step's shaping is the search's value of the

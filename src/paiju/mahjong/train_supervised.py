@@ -3,7 +3,7 @@
     paiju mahjong train-supervised --data mj-discards.parquet --model resnet --out runs/mj-sup-resnet
 
 The data are an expert's discard decisions (:mod:`paiju.mahjong.discard_data`); a model
-predicts the expert's discard from the acting seat's features (``docs/mahjong.md`` §14):
+predicts the expert's discard from the acting seat's features (``docs/mahjong-training.md`` §2):
 
 * ``linear``: softmax regression on the flat features (a linear layer, cross-entropy);
 * ``svm``: the same linear scores trained with a multiclass hinge loss

@@ -1,4 +1,5 @@
-"""The combined Expectimax + (Double) DQN (``expectimax-dqn``, ``expectimax-ddqn``; ``docs/mahjong.md`` §13).
+"""The combined Expectimax + (Double) DQN (``expectimax-dqn``, ``expectimax-ddqn``;
+``docs/mahjong-agents.md`` §6).
 
 The tree is the value Expectimax's (:class:`~paiju.mahjong.agents.value.ValueSearch`: max
 over own discards, chance over own draws weighted by the unseen tiles, ``depth`` discard

@@ -9,10 +9,10 @@ network picks which tile.
 
 A model file is written by :func:`paiju.algorithms.dqn.save_model` and carries the feature
 version it was trained on (``meta["features"]``); a ResNet (or the supervised baselines' CNN /
-DenseNet) takes the 19×19 planes, an MLP the flat features (``docs/mahjong.md`` §11); a
-supervised model's 34 outputs are scores over the discard kinds, played the same way (§14).
+DenseNet) takes the 19×19 planes, an MLP the flat features (``docs/mahjong-agents.md`` §4); a
+supervised model's 34 outputs are scores over the discard kinds, played the same way (§7).
 ``dqn`` / ``ddqn`` without ``model=PATH`` play the shipped
-``paiju/mahjong/models/mj-dqn.pt`` / ``mj-ddqn.pt`` (``docs/mahjong.md`` §12) and say so
+``paiju/mahjong/models/mj-dqn.pt`` / ``mj-ddqn.pt`` (``docs/mahjong-training.md`` §1) and say so
 clearly (:class:`ConfigError`) when one is missing.
 
 :class:`QLeafEvaluator` values a batch of Expectimax leaves by ``max Q`` over the leaf hand's

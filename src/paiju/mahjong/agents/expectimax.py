@@ -1,4 +1,4 @@
-"""Expectimax over the player's own draws and discards (the paper's baseline, ``docs/mahjong.md`` §10).
+"""Expectimax over the player's own draws and discards (the paper's baseline, ``docs/mahjong-agents.md`` §2).
 
 The tree
 --------

@@ -1,7 +1,7 @@
 """The value-based Expectimax (``expectimax``): the paper's tree, a leaf that knows what a hand is worth.
 
-The tree (``docs/mahjong.md`` §10)
-----------------------------------
+The tree (``docs/mahjong-agents.md`` §3)
+-----------------------------------------
 Max over the player's own discards, chance over the player's own draws, each drawn kind ``t``
 weighted by ``unseen(t)`` (the copies the player cannot see; own draws deeper in the tree
 are taken out). ``depth`` counts the **discard layers**: depth 2 is discard, draw, discard,
