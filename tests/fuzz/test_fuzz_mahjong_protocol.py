@@ -32,7 +32,8 @@ from hypothesis.stateful import (
 
 from paiju.cli.main import run
 from paiju.core.errors import PaijuError
-from paiju.interop.mahjong_protocol import MAX_MESSAGE, LocalBot, MahjongBot, Transcript, play_match
+from paiju.interop.mahjong import LocalBot, MahjongBot, Transcript, play_match
+from paiju.interop.mahjong.bot import MAX_MESSAGE
 from paiju.mahjong.config import MahjongConfig
 
 PAIJU = str(Path(sys.executable).with_name("paiju"))

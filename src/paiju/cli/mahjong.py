@@ -552,7 +552,7 @@ def bot_command(
     referee messages on standard input, one answer line per /ask on standard output."""
     import sys
 
-    from paiju.interop.mahjong_protocol import MahjongBot
+    from paiju.interop.mahjong import MahjongBot
 
     agent_line_up(agent, _registry(), expected=1, option="--agent")
     MahjongBot.from_spec(agent, seed=seed).serve(sys.stdin, sys.stdout)
@@ -603,7 +603,7 @@ def referee_command(
 
     from paiju.cli.validate import game_options
     from paiju.core.errors import ConfigError
-    from paiju.interop.mahjong_protocol import Transcript, run_referee, write_transcript
+    from paiju.interop.mahjong import Transcript, run_referee, write_transcript
     from paiju.mahjong.game import MahjongGame
 
     commands = [*bots, *(extra or [])]

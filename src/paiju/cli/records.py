@@ -316,7 +316,7 @@ def replay_command(
             "(arena, self-play) carry the seeds a replay needs"
         )
     if isinstance(config, dict) and config.get("kind") == "mahjong-referee":
-        from paiju.interop.mahjong_protocol import replay_records as replay_check  # bots' moves replayed
+        from paiju.interop.mahjong import replay_records as replay_check  # bots' moves replayed
     checks = replay_check(folder, _indices(indices, folder))
     if json_out:
         print_json([c.__dict__ for c in checks])
