@@ -503,7 +503,7 @@ def train_dqn_command(
     seed: opt.Seed = 0,
     json_out: Annotated[bool, opt.json_flag("Print the summary as JSON (no progress bar).")] = False,
 ) -> None:
-    """Train the DQN / Double DQN by self-play behind the Expectimax (resumable; docs/mahjong.md §12).
+    """Train the DQN / Double DQN by self-play behind the Expectimax (resumable; docs/mahjong-training.md §1).
 
     Writes OUT/mj-ALGORITHM.pt (load it with the agent spec ddqn:model=PATH), metrics.jsonl,
     curve.png, config.json and checkpoint.pt.
@@ -660,7 +660,7 @@ def discard_data_command(
     json_out: Annotated[bool, opt.json_flag("Print the summary as JSON.")] = False,
 ) -> None:
     """Play seeded hands of four expert seats and write one row per discard decision
-    (features, legal discards, the discard; docs/mahjong.md §14). Run again with the same
+    (features, legal discards, the discard; docs/mahjong-training.md §2). Run again with the same
     arguments to resume an interrupted job."""
     from paiju.mahjong.discard_data import DataConfig, generate
 
@@ -700,7 +700,7 @@ def search_data_command(
 ) -> None:
     """Play seeded hands at a table of mixed players and label every decision with a choice by
     the teacher search (each option's value), with the opponents' hidden hands, readiness and
-    waits (docs/mahjong.md §16). Run again with the same arguments to resume."""
+    waits (docs/mahjong-training.md §4). Run again with the same arguments to resume."""
     from paiju.mahjong.search_data import PLAYERS, SearchDataConfig, generate
 
     cfg = SearchDataConfig(out=str(out), hands=hands, seed=seed, teacher=teacher,
@@ -787,7 +787,7 @@ def train_supervised_command(
     ] = 1000.0,
     json_out: Annotated[bool, opt.json_flag("Print the summary as JSON (no progress bar).")] = False,
 ) -> None:
-    """Train a supervised discard model on an expert's decisions (resumable; docs/mahjong.md §14).
+    """Train a supervised discard model on an expert's decisions (resumable; docs/mahjong-training.md §2).
 
     Writes OUT/mj-sup-MODEL.pt (play it with the agent spec supervised:model=PATH), metrics.jsonl,
     curve.png, config.json, summary.json (the test accuracy) and checkpoint.pt. With --target score
@@ -896,7 +896,7 @@ def table4_command(
     json_out: _TableJson = False,
 ) -> None:
     """The paper's Table 4: every algorithm against the Expectimax, 2 vs 2 over all 6 seatings
-    on paired walls (docs/mahjong.md §15). Run again with the same options to resume."""
+    on paired walls (docs/mahjong-training.md §3). Run again with the same options to resume."""
     from paiju.mahjong.agents import REGISTRY
     from paiju.mahjong.agents.dqn import MODEL_DIR
     from paiju.mahjong.tables import FULL_WALLS, SCALED_WALLS, TABLE4, TableConfig, run_table, table4_rows
@@ -929,7 +929,7 @@ def alpha_sweep_command(
     json_out: _TableJson = False,
 ) -> None:
     """The paper's Tables 5-7: the combined algorithm at every alpha x depth against the
-    Expectimax (decision time, win rate, score; docs/mahjong.md §15). Resumable like table4."""
+    Expectimax (decision time, win rate, score; docs/mahjong-training.md §3). Resumable like table4."""
     from paiju.mahjong.agents import REGISTRY
     from paiju.mahjong.tables import TableConfig, run_sweep, sweep_rows
 
