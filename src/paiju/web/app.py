@@ -64,13 +64,13 @@ def create_app(
     limits: WebLimits | None = None,
 ) -> FastAPI:
     """The web app over ``data_dir`` (games, records, pools); reports from ``report_dirs``
-    (default: the reports packaged with paiju, whatever the current folder, and
-    ``<data_dir>/reports``)."""
+    (default: :func:`analysis.default_report_dirs`, the checkout's results whatever the
+    current folder, and ``<data_dir>/reports``)."""
     data = Path(data_dir)
     reports = (
         [Path(p) for p in report_dirs]
         if report_dirs is not None
-        else [analysis.PACKAGED_REPORTS, data / "reports"]
+        else analysis.default_report_dirs(data)
     )
     web = WebState(data, reports, ai_time_limit, ai_workers, limits)
 
@@ -117,24 +117,14 @@ async def session_cookie(request: Request, call_next: Callable[[Request], Awaita
 
 
 def _warm_up() -> None:
-    """Import every game's engine and agents, build the mahjong shanten tables and load the
-    Dou Dizhu tagger (the split hint's learned split: torch takes seconds to import).
+    """Load what each game's first request would wait for (its session's ``warm_up``: the
+    engine, the agents, a game's own slow parts such as the Dou Dizhu tagger).
 
     A game that fails to load is logged and skipped: its own requests then report the error,
     and the other games keep working."""
     for kind, cls in SESSION_KINDS.items():
         try:
-            cls.load_registry()
-            cls.build_game({"seat": 0, "agents": []})
-            if kind == "mahjong":
-                from paiju.mahjong.shanten import warm_up
-
-                warm_up()
-            if kind == "doudizhu":
-                from paiju.doudizhu.tagger.model import SHIPPED, shipped_model
-
-                if SHIPPED.is_file():
-                    shipped_model()
+            cls.warm_up()
         except Exception:
             _log.exception("paiju web: could not load %s at start-up", kind)
 
