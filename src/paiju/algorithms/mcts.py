@@ -1,6 +1,7 @@
 """Game-agnostic Monte-Carlo tree search: UCT or PUCT, rollouts or an evaluator, chance, hidden cards.
 
-One search for every game on the core protocol; it imports nothing but ``paiju.core``.
+One search for every game on the core protocol; it imports nothing but ``paiju.core`` (and
+its Gumbel root arithmetic, :mod:`paiju.algorithms.gumbel`).
 
 * **Selection** by UCT, ``Q + c * sqrt(ln N_parent / N_child)`` with unvisited moves first,
   or by PUCT, ``Q + c * P * sqrt(N_parent) / (1 + N_child)`` with priors ``P`` from the
@@ -43,6 +44,14 @@ One search for every game on the core protocol; it imports nothing but ``paiju.c
 * **Tree reuse**: after a move the subtree of the position reached is kept. ``advance``
   says which move was played; ``search`` also finds the new position by itself, comparing
   observations a few plies below the old root (an agent sees only observations).
+* **Gumbel root selection** (``gumbel=m``, Danihelka et al. 2022; the arithmetic is in
+  :mod:`paiju.algorithms.gumbel`): the root considers the ``m`` moves of a Gumbel-top-k
+  sample of its priors and shares the simulations among them by sequential halving; the
+  move played is the survivor, which improves on the prior with any number of simulations,
+  and :attr:`SearchResult.improved` is the policy target ``softmax(logits + sigma(q))``.
+  Below the root the rule (UCT or PUCT) is unchanged. It needs a simulation count (the
+  halving is planned from it), starts every search from a fresh root, and replaces the
+  Dirichlet noise and the temperature (the Gumbel draw already samples).
 * **Budgets**: a number of simulations, a number of seconds, or both (whichever ends first).
 
 :class:`MCTSAgent` wraps the search as a core ``Agent``: it gets only ``observation(player)``
@@ -61,6 +70,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from paiju.algorithms import gumbel
 from paiju.core import deadline as cancel  # `deadline` is the search's own seconds cap below
 from paiju.core.agents import AgentRegistry
 from paiju.core.errors import ConfigError
@@ -245,6 +255,8 @@ class SearchResult:
         root_visits: visits of the root, reused ones included.
         reused: whether the search started from a subtree kept from an earlier search.
         seconds: wall time of the search.
+        improved: Gumbel root selection only: the improved policy over every root move,
+            ``softmax(logits + sigma(completed q))`` (the policy target); empty otherwise.
     """
 
     player: int
@@ -256,6 +268,7 @@ class SearchResult:
     root_visits: int = 0
     reused: bool = False
     seconds: float = 0.0
+    improved: dict[Action, float] = field(default_factory=dict)
 
     def policy(self, temperature: float = 1.0) -> list[tuple[Action, float]]:
         """Visit counts as a distribution, sharpened by ``temperature`` (0 = the chosen move)."""
@@ -280,6 +293,8 @@ MAX_SIMULATIONS = 100_000
 """Largest ``simulations`` an MCTS agent spec may ask for (its cost limit)."""
 MAX_SECONDS = 60.0
 """Largest ``seconds`` per decision an MCTS agent spec may ask for."""
+MAX_CONSIDERED = 1000
+"""Largest ``gumbel`` (moves considered at the root) an MCTS agent spec may ask for."""
 
 
 class MCTS:
@@ -311,6 +326,8 @@ class MCTS:
         sees_hidden: an oracle for analysis, never a fair player: search the true state of a
             hidden-information game as it is, the hidden cards included (what knowing them is
             worth; ``determinize`` is then ignored).
+        gumbel: Gumbel root selection over this many considered moves (the paper uses 16);
+            0 (the default) for the plain root. Needs ``simulations``; no ``dirichlet``.
 
     Raises:
         ConfigError: for a bad setting, or for searching the true state of a
@@ -336,6 +353,7 @@ class MCTS:
         batch_size: int = 1,
         virtual_loss: float = 1.0,
         sees_hidden: bool = False,
+        gumbel: int = 0,
     ) -> None:
         info = game.info
         if rule not in _RULES:
@@ -354,6 +372,9 @@ class MCTS:
             len(dirichlet) != 2 or not 0.0 <= dirichlet[0] <= 1.0 or not dirichlet[1] > 0
         ):
             raise ConfigError(f"MCTS dirichlet={dirichlet!r} must be (epsilon in [0, 1], alpha > 0)")
+        _check_gumbel(gumbel, simulations, dirichlet)
+        self.gumbel = gumbel
+        self._gumbel_root: _GumbelRoot | None = None
         self.policies: dict[int, Agent] | Agent | None = None
         if opponent_policy is not None:
             if isinstance(opponent_policy, Mapping):
@@ -421,13 +442,15 @@ class MCTS:
             )
         start = time.perf_counter()
         policies = self._policies_for(player)
-        root = self._reusable_root(state, player) if self.reuse_tree else None
+        # Gumbel's halving counts visits from zero, so its root is always fresh
+        root = self._reusable_root(state, player) if self.reuse_tree and not self.gumbel else None
         reused = root is not None
         if root is None:
             root = Node(None, NOBODY, 1.0)
         root_state = state.clone()
         if self.dirichlet is not None:
             self._add_root_noise(root, root_state, player)
+        self._gumbel_root = self._plan_gumbel(root, root_state, player) if self.gumbel else None
         deadline = None if self.seconds is None else start + self.seconds
         limit = self.simulations if self.simulations is not None else math.inf
         if self.batch_size > 1:
@@ -568,6 +591,7 @@ class MCTS:
         puct = self.rule == "puct"
         c = self.c
         solve = self.solve
+        gumbel_root = self._gumbel_root
         while True:
             if pending is not None and id(node) in pending:
                 return path, state, None, _COLLISION
@@ -589,6 +613,8 @@ class MCTS:
                 child = children.get(action)
                 if child is None:
                     child = children[action] = Node(action, to_play, 0.0)
+            elif node is root and gumbel_root is not None:
+                child = gumbel_root.pick()
             else:
                 child = (
                     self._select_puct(children, node.visits, c)
@@ -654,6 +680,9 @@ class MCTS:
                 child = children.get(action)
                 if child is None:
                     child = children[action] = Node(action, to_play, 0.0)
+            elif node is root and self._gumbel_root is not None:
+                # the root's moves are the searcher's own: every determinization has them
+                child = self._gumbel_root.pick()
             else:
                 child = self._choose_determinized(children, state, to_play, c, puct, bumped)
             state.apply(child.action)
@@ -809,22 +838,28 @@ class MCTS:
             frontier = next_frontier
         return None
 
+    def _expand_root(self, root: Node, root_state: State, player: int) -> dict[Action, Node]:
+        """The root's children, every legal move of the searcher with its prior (created if new)."""
+        if root.children is None:
+            root.to_play = player
+            if self.determinizing:
+                priors = dict(self.evaluator.prior(root_state))
+                legal = root_state.legal_actions()
+                root.children = {a: Node(a, player, float(priors.get(a, 0.0))) for a in legal}
+            else:
+                self._expand(root, root_state, player)
+        assert root.children is not None
+        return root.children
+
     def _add_root_noise(self, root: Node, root_state: State, player: int) -> None:
         """AlphaZero's root exploration noise over the searcher's legal moves."""
         assert self.dirichlet is not None
         epsilon, alpha = self.dirichlet
         legal = root_state.legal_actions()
-        if root.children is None:
-            root.to_play = player
-            if self.determinizing:
-                priors = dict(self.evaluator.prior(root_state))
-                root.children = {a: Node(a, player, float(priors.get(a, 0.0))) for a in legal}
-            else:
-                self._expand(root, root_state, player)
-        assert root.children is not None
+        children = self._expand_root(root, root_state, player)
         noise = self._rng.dirichlet([alpha] * len(legal))
         for a, eta in zip(legal, noise, strict=True):
-            child = root.children.get(a)
+            child = children.get(a)
             if child is not None:
                 child.prior = (1 - epsilon) * child.prior + epsilon * float(eta)
 
@@ -841,6 +876,13 @@ class MCTS:
             return (proven, child.visits, child.value)
 
         best = max(children, key=rank)
+        improved: dict[Action, float] = {}
+        gumbel_root = self._gumbel_root
+        if gumbel_root is not None:
+            # a proven win stays the move; otherwise the halving's survivor
+            if best.outcome is None or best.outcome[player] < self._max_utility:
+                best = gumbel_root.survivor()
+            improved = gumbel_root.improved()
         return SearchResult(
             player=player,
             action=best.action,
@@ -851,7 +893,66 @@ class MCTS:
             root_visits=root.visits,
             reused=reused,
             seconds=seconds,
+            improved=improved,
         )
+
+    def _plan_gumbel(self, root: Node, root_state: State, player: int) -> _GumbelRoot:
+        """Expand the root with every legal move, draw the Gumbel variables, plan the halving."""
+        children = list(self._expand_root(root, root_state, player).values())
+        root_value = float(self.evaluator.evaluate(root_state)[player])
+        draws = self._rng.gumbel(size=len(children)).tolist()
+        assert self.simulations is not None
+        return _GumbelRoot(children, draws, min(self.gumbel, len(children)), self.simulations, root_value)
+
+
+class _GumbelRoot:
+    """One search's Gumbel root: its moves, their draws, and the halving plan."""
+
+    def __init__(
+        self, children: list[Node], draws: list[float], considered: int, simulations: int, root_value: float
+    ) -> None:
+        self.children = children
+        self.log_priors = gumbel.logits([ch.prior for ch in children])
+        self.draws = gumbel.considered_gumbels(draws, self.log_priors, considered)
+        self.plan = gumbel.considered_visits(considered, simulations)
+        self.root_value = root_value
+        self.priors = [ch.prior for ch in children]
+
+    def _transformed(self) -> tuple[list[int], list[float]]:
+        visits = [ch.visits for ch in self.children]
+        values = [ch.value for ch in self.children]
+        completed = gumbel.completed_values(values, visits, self.priors, self.root_value)
+        return visits, gumbel.sigma(completed, visits)
+
+    def pick(self) -> Node:
+        """The root move the next simulation goes through."""
+        visits, transformed = self._transformed()
+        considered = [n for n, g in zip(visits, self.draws, strict=True) if g > -math.inf]
+        k = sum(visits)
+        target = self.plan[k] if k < len(self.plan) else max(considered)
+        if target not in considered:  # a disturbed count (a collision in a batch): the least visited
+            target = min(considered)
+        return self.children[gumbel.choose(self.draws, self.log_priors, transformed, visits, target)]
+
+    def survivor(self) -> Node:
+        """The move to play: the best of the most visited considered moves."""
+        visits, transformed = self._transformed()
+        top = max(n for n, g in zip(visits, self.draws, strict=True) if g > -math.inf)
+        return self.children[gumbel.choose(self.draws, self.log_priors, transformed, visits, top)]
+
+    def improved(self) -> dict[Action, float]:
+        _, transformed = self._transformed()
+        policy = gumbel.improved_policy(self.log_priors, transformed)
+        return {ch.action: p for ch, p in zip(self.children, policy, strict=True)}
+
+
+def _check_gumbel(gumbel: int, simulations: int | None, dirichlet: tuple[float, float] | None) -> None:
+    if isinstance(gumbel, bool) or not isinstance(gumbel, int) or gumbel < 0:
+        raise ConfigError(f"MCTS gumbel={gumbel!r} must be a whole number >= 0 (0: off)")
+    if gumbel and simulations is None:
+        raise ConfigError("MCTS gumbel root selection plans its halving from a simulation count: give one")
+    if gumbel and dirichlet is not None:
+        raise ConfigError("MCTS gumbel root selection replaces the Dirichlet root noise: drop dirichlet")
 
 
 def _check_batching(batch_size: int, virtual_loss: float, evaluator: Evaluator | None) -> None:
@@ -931,6 +1032,7 @@ class MCTSAgent:
         name: str | None = None,
         batch_size: int = 1,
         virtual_loss: float = 1.0,
+        gumbel: int = 0,
     ) -> None:
         if not game.info.perfect_information and not determinize:
             raise ConfigError(
@@ -938,6 +1040,10 @@ class MCTSAgent:
             )
         if not temperature >= 0:
             raise ConfigError(f"MCTS agent temperature={temperature!r} must be >= 0")
+        if gumbel and temperature > 0:
+            raise ConfigError(
+                "an MCTS agent with gumbel root selection already samples its move: use temperature=0"
+            )
         self._rng = as_generator(seed)
         self.game = game
         self.temperature = float(temperature)
@@ -955,6 +1061,7 @@ class MCTSAgent:
             seed=self._rng,
             batch_size=batch_size,
             virtual_loss=virtual_loss,
+            gumbel=gumbel,
         )
         budget = f"simulations={simulations}" if seconds is None else f"seconds={seconds:g}"
         self.name = name or f"mcts({rule},{budget})"
@@ -989,7 +1096,7 @@ def register_mcts_agent(
     name: str = "mcts",
     evaluator_factory: Callable[[], Evaluator] | None = None,
 ) -> None:
-    """Register ``name:simulations=N,seconds=S,c=C,rule=uct|puct,solve=B,temperature=T,reuse=B``.
+    """Register ``name:simulations=N,seconds=S,c=C,rule=uct|puct,solve=B,temperature=T,reuse=B,gumbel=M``.
 
     ``seconds=0`` means no time limit and ``simulations=0`` no simulation limit (one of the
     two must be set). ``evaluator_factory`` builds a fresh evaluator per agent (default:
@@ -1003,6 +1110,7 @@ def register_mcts_agent(
         "solve": True,
         "temperature": 0.0,
         "reuse": True,
+        "gumbel": 0,
     }
 
     def factory(
@@ -1014,6 +1122,7 @@ def register_mcts_agent(
         solve: bool = True,
         temperature: float = 0.0,
         reuse: bool = True,
+        gumbel: int = 0,
     ) -> MCTSAgent:
         if simulations < 0 or seconds < 0:
             raise ConfigError(f"{name}: simulations={simulations} and seconds={seconds} must be >= 0")
@@ -1028,15 +1137,19 @@ def register_mcts_agent(
             temperature=temperature,
             reuse_tree=reuse,
             evaluator=evaluator_factory() if evaluator_factory is not None else None,
+            gumbel=gumbel,
         )
 
     registry.register(
-        name, factory, defaults, "Monte-Carlo tree search (UCT/PUCT), random rollouts by default",
+        name, factory, defaults,
+        "Monte-Carlo tree search (UCT/PUCT), random rollouts by default; gumbel=m: Gumbel root "
+        "selection over m moves (0: off)",
         limits={
             "simulations": (0, max(MAX_SIMULATIONS, simulations)),
             "seconds": (0.0, MAX_SECONDS),
             "c": (0.0, 100.0),
             "temperature": (0.0, 100.0),
+            "gumbel": (0, MAX_CONSIDERED),
         },
         choices={"rule": _RULES},
     )
