@@ -18,7 +18,8 @@ Where each piece lives: :mod:`.runner` runs AI decisions under their time limits
 :mod:`.base` holds what every game shares (:class:`GameSession`, and
 :class:`IntActionSession` for games with integer actions), and each game has its own module
 (:mod:`.doudizhu`, :mod:`.mahjong`, :mod:`.yuxi`). A new game is a new module with its
-session class, registered by one entry in :data:`SESSION_KINDS` below.
+session class, imported here and registered by one entry in :data:`SESSION_KINDS` (the app's
+start-up warms each registered game up through its session's ``warm_up``).
 """
 
 from paiju.web.sessions.base import MAX_SEED, Entry, GameSession, IntActionSession, session_kinds

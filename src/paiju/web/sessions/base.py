@@ -396,7 +396,6 @@ class IntActionSession(GameSession[StateT, int]):
         """The action id of a move in the game's notation, in the current state."""
 
 
-
 def session_kinds(*classes: type[GameSession]) -> dict[str, type[GameSession]]:
     """The sessions by their game's registry name (:attr:`GameSession.kind`), in the order
     given; two sessions for one game are a mistake in the list, refused here."""
