@@ -5,9 +5,9 @@
 
     .venv/bin/python scripts/build_web_reports.py
 
-The web app shows ``docs/results`` itself: ``src/paiju/web/reports`` is a symbolic link to it,
-so the reports are package data (a wheel holds the files; a server started anywhere shows
-them) and there is one copy of each.
+The web app's Reports page reads ``docs/results`` itself when paiju runs from a checkout
+(``docs/web.md``, "Where the Reports page's reports come from"), so there is one copy of each
+report.
 """
 
 from __future__ import annotations

@@ -221,6 +221,7 @@ def test_deal_selection_page(page: Any, live_server: Any) -> None:
 def test_reports_page_with_and_without_files(page: Any, live_server: Any) -> None:
     open_page(page, live_server.url + "/reports")
     assert page.locator("#ladder .absent").count() == 1 and page.locator("#balance .absent").count() == 1
+    assert page.locator("#empty").is_visible()  # no report anywhere: how to name a folder
     reports = live_server.reports_dir
     (reports / "yuxi-balance").mkdir(parents=True, exist_ok=True)
     (reports / "arena-ladder.md").write_text("# Ladder\n\n| agent | rating |\n|---|---|\n| rule | 1510 |\n")
@@ -235,6 +236,7 @@ def test_reports_page_with_and_without_files(page: Any, live_server: Any) -> Non
     plt.close(fig)
     open_page(page, live_server.url + "/reports")
     assert page.locator("#ladder table").count() == 1
+    assert page.locator("#empty").is_hidden()
     img = page.locator("#balance img")
     img.wait_for()
     img.scroll_into_view_if_needed()  # the page's images load lazily, when they come into view
@@ -243,14 +245,14 @@ def test_reports_page_with_and_without_files(page: Any, live_server: Any) -> Non
     screenshot(page, "reports")
 
 
-def test_reports_page_shows_the_packaged_analyses(
+def test_reports_page_shows_the_checkouts_analyses(
     page: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from web_helpers import LiveServer
 
     from paiju.web.app import create_app
 
-    monkeypatch.chdir(tmp_path)  # started outside the repository: the packaged reports
+    monkeypatch.chdir(tmp_path)  # started outside the repository: still the checkout's reports
     with LiveServer(create_app(tmp_path / "data")) as server:
         open_page(page, server.url + "/reports")
         for section in ("ladder", "validation", "balance", "models", "engineering"):
@@ -275,7 +277,7 @@ def test_reports_page_shows_the_packaged_analyses(
         # boards' balance plots and ladders); every text unfolded, the page is much longer
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height < 6000, height
-        screenshot(page, "reports-packaged")
+        screenshot(page, "reports-checkout")
         links = page.locator("#engineering a.doc-link")
         assert links.count() >= 5
         assert page.locator("#engineering a.doc-link[data-path='ddz-engine.md']").count() == 1

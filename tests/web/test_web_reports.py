@@ -1,8 +1,10 @@
-"""The reports the web app ships, ``paiju serve --reports``, and the pages' advice to users.
+"""Where the Reports page's reports come from, ``paiju serve --reports``, and the pages'
+advice to users.
 
-The Reports page reads ``docs/results`` through ``src/paiju/web/reports`` (a symbolic link,
-so the files are package data), so a server started outside the repository still shows them;
-these tests start the app from an unrelated current folder.
+By default the page reads the ``docs/results`` of the source checkout paiju runs from
+(found from the package's own location, so a server started in any folder shows them) and
+``<data>/reports``; an installed package has no checkout, and the page then says how to
+name a folder. These tests start the app from an unrelated current folder.
 """
 
 from __future__ import annotations
@@ -15,20 +17,52 @@ from typing import Any
 import pytest
 from web_helpers import make_client
 
-from paiju.web.analysis import PACKAGED_REPORTS
+from paiju.web import analysis
 
 REPO = Path(__file__).resolve().parents[2]
 STATIC = REPO / "src" / "paiju" / "web" / "static"
+RESULTS = REPO / "docs" / "results"
 
 
-def test_packaged_reports_are_docs_results() -> None:
-    # one copy of each report: the package folder is the docs folder
-    assert PACKAGED_REPORTS.is_symlink()
-    assert PACKAGED_REPORTS.resolve() == (REPO / "docs" / "results").resolve()
-    assert (PACKAGED_REPORTS / "ddz-ladder.png").is_file()
+def test_the_default_reports_are_the_checkouts_results(tmp_path: Path) -> None:
+    assert analysis.checkout_reports() == RESULTS
+    assert (RESULTS / "ddz-ladder.png").is_file()
+    assert analysis.default_report_dirs(tmp_path) == [RESULTS, tmp_path / "reports"]
+    # nothing in the package stands in for the docs folder (it was a symbolic link)
+    assert not (REPO / "src" / "paiju" / "web" / "reports").exists()
 
 
-def test_app_started_elsewhere_shows_the_packaged_reports(
+def test_an_installed_package_has_no_default_reports(tmp_path: Path) -> None:
+    def package(root: Path) -> Path:
+        (root / "paiju").mkdir(parents=True)
+        return root / "paiju"
+
+    installed = package(tmp_path / "venv" / "lib" / "python3.11" / "site-packages")
+    (tmp_path / "venv" / "docs" / "results").mkdir(parents=True)  # not a checkout's layout
+    assert analysis.checkout_reports(installed) is None
+    clone = package(tmp_path / "clone" / "src")
+    assert analysis.checkout_reports(clone) is None  # a checkout without results
+    (tmp_path / "clone" / "docs" / "results").mkdir(parents=True)
+    assert analysis.checkout_reports(clone) == tmp_path / "clone" / "docs" / "results"
+
+
+def test_an_installed_package_reports_only_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paiju.web.app import create_app
+
+    monkeypatch.setattr(analysis, "checkout_reports", lambda: None)  # as from site-packages
+    monkeypatch.chdir(tmp_path)
+    with make_client(create_app(tmp_path / "data")) as c:
+        r = c.get("/api/reports").json()
+        assert r["roots"] == [str(tmp_path / "data" / "reports")] and r["present"] == [False]
+        assert not any(r[s] for s in ("ladder", "validation", "balance", "models", "engineering"))
+    # the page then says how to name a folder
+    page = (STATIC / "reports.html").read_text(encoding="utf-8")
+    assert 'id="empty" hidden' in page and "paiju serve --reports DIR" in page
+
+
+def test_app_started_elsewhere_shows_the_checkouts_reports(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from paiju.web.app import create_app
@@ -38,7 +72,7 @@ def test_app_started_elsewhere_shows_the_packaged_reports(
     monkeypatch.chdir(elsewhere)  # no docs/ here
     with make_client(create_app(tmp_path / "data")) as c:
         r = c.get("/api/reports").json()
-        assert r["roots"][0] == str(PACKAGED_REPORTS) and r["present"][0]
+        assert r["roots"][0] == str(RESULTS) and r["present"][0]
         assert r["roots"][1] == str(tmp_path / "data" / "reports")
         sections = ("ladder", "validation", "balance", "models", "engineering")
         paths = {section: {i["path"] for i in r[section]} for section in sections}
@@ -54,7 +88,7 @@ def test_app_started_elsewhere_shows_the_packaged_reports(
         plot = next(i for i in r["ladder"] if i["path"] == "ddz-ladder.png")
         got = c.get(plot["url"])
         assert got.status_code == 200 and got.headers["content-type"] == "image/png"
-        assert got.content == (REPO / "docs" / "results" / "ddz-ladder.png").read_bytes()
+        assert got.content == (RESULTS / "ddz-ladder.png").read_bytes()
 
 
 def test_report_image_urls_survive_odd_file_names(app_factory: Any, tmp_path: Path) -> None:
@@ -68,7 +102,7 @@ def test_report_image_urls_survive_odd_file_names(app_factory: Any, tmp_path: Pa
         assert got.status_code == 200 and got.content == png
 
 
-def test_serve_reports_option_replaces_the_packaged_folder(
+def test_serve_reports_option_replaces_the_checkouts_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from paiju.cli.main import app as cli
@@ -89,7 +123,7 @@ def test_serve_reports_option_replaces_the_packaged_folder(
     assert served[-1].state.web.report_dirs == [mine, theirs, data / "reports"]
     result = runner.invoke(cli, ["serve", "--data", str(data)])
     assert result.exit_code == 0, result.output
-    assert served[-1].state.web.report_dirs == [PACKAGED_REPORTS, data / "reports"]
+    assert served[-1].state.web.report_dirs == [RESULTS, data / "reports"]
     # through the console script's entry: one line naming the folder, whatever the terminal width
     from paiju.cli.main import run
 

@@ -38,7 +38,8 @@ def serve(
             "--reports",
             parser=input_dir,
             help="A folder of reports (Markdown, PNG) for the Reports page, repeatable; it replaces "
-            "the reports packaged with paiju. <data>/reports is always read too.",
+            "docs/results of the source checkout paiju runs from (the default there). "
+            "<data>/reports is always read too.",
         ),
     ] = None,
 ) -> None:

@@ -10,8 +10,9 @@ Everything here is a thin layer over the library (:mod:`paiju.tournament`,
   table ``pools/*.parquet`` in the data folder (columns ``deal, score, probability, plays``,
   the format ``paiju dih select --dists`` reads). A pool may also be typed in, one
   ``label: score:prob,...`` per line.
-* **Reports.** Markdown and PNG files under the report folders (by default
-  ``docs/results`` shipped with paiju, :data:`PACKAGED_REPORTS`, and ``<data>/reports``),
+* **Reports.** Markdown and PNG files under the report folders (by default the
+  ``docs/results`` of the source checkout paiju runs from, if any, and ``<data>/reports``:
+  :func:`default_report_dirs`),
   grouped by their paths into the analyses users come for (:data:`SECTIONS`: the Dou Dizhu
   agents' ladder, deal-selection validation, yuxi balance, learned models) and the
   engineering benchmarks, which the page links rather than shows; Markdown is rendered with
@@ -38,8 +39,8 @@ SYNTHETIC_SIZE = 300
 SYNTHETIC_SEED = 2024
 MAX_POOL = 5000
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg"}
-PACKAGED_REPORTS = Path(__file__).parent / "reports"
-"""The reports shipped with paiju: ``docs/results``, which this package folder links to."""
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The ``paiju`` package folder this module was imported from."""
 
 
 # ---- DIH ----------------------------------------------------------------------------------------
@@ -255,6 +256,22 @@ SECTIONS = {
 }
 """The analyses the Reports page shows; every other report file is an engineering benchmark."""
 OTHER = "engineering"
+
+
+def checkout_reports(package: Path = PACKAGE) -> Path | None:
+    """The ``docs/results`` folder of the source checkout whose ``src/`` holds ``package``
+    (``make run``, an editable install), or None for an installed package, which carries no
+    docs (the Reports page then shows its ``--reports`` folders and ``<data>/reports``)."""
+    src = package.parent
+    results = src.parent / "docs" / "results"
+    return results if src.name == "src" and results.is_dir() else None
+
+
+def default_report_dirs(data: Path) -> list[Path]:
+    """The Reports page's folders when none are named: the checkout's results (if paiju runs
+    from one) and the data folder's ``reports``."""
+    checkout = checkout_reports()
+    return [*([checkout] if checkout else []), data / "reports"]
 
 
 def report_section(rel: str) -> str:

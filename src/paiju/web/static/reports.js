@@ -43,6 +43,8 @@
     const r = await api("/api/reports");
     document.getElementById("roots").textContent = "Read from: " +
       r.roots.map((p, i) => `${p}${r.present[i] ? "" : " (absent)"}`).join(", ");
+    const found = SECTIONS.concat(["engineering"]).reduce((n, s) => n + r[s].length, 0);
+    document.getElementById("empty").hidden = found > 0;  // an installed paiju carries no reports
     const q = new URLSearchParams(location.search);
     if (q.has("path")) { showSingle(r, q.get("root") || "0", q.get("path")); document.body.dataset.ready = "1"; return; }
     for (const name of SECTIONS) {
