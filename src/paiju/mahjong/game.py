@@ -1,7 +1,7 @@
 """The Taiwan 16-tile mahjong engine (flowers optional) on the core ``Game`` / ``State`` protocol.
 
 Rules: ``docs/mahjong-rules.md`` with the defaults of :class:`MahjongConfig`; every
-choice is written down in ``docs/mahjong.md``.
+choice is written down there.
 
 Flow of one hand
 ----------------
