@@ -55,17 +55,15 @@ from paiju.mahjong.determinize import sample_state as _sample_state
 from paiju.mahjong.phases import NUM_PLAYERS as NUM_PLAYERS  # defined there so determinize can read them
 from paiju.mahjong.phases import DrawKind as DrawKind
 from paiju.mahjong.phases import Phase as Phase
-from paiju.mahjong.scoring import (
-    Payment,
-    Score,
-    WinContext,
-    is_complete,
-    is_ligu,
-    ligu_waits,
-    payments,
-    score_flower_win,
-    score_win,
-    waits,
+from paiju.mahjong.scoring import Payment as Payment  # re-exported: the engine's API names it here
+from paiju.mahjong.scoring import is_complete, is_ligu, ligu_waits, waits
+from paiju.mahjong.settlement import HandResult as HandResult  # re-exported, as before the split
+from paiju.mahjong.settlement import (
+    exhaustive_draw,
+    flower_win_result,
+    score_discard_win,
+    score_self_draw,
+    win_result,
 )
 from paiju.mahjong.tiles import (
     COPIES,
@@ -105,48 +103,6 @@ MAX_DECISIONS_PER_HAND = 500
 _WIND_NAMES = "東南西北"
 LOCK_ALL_DISCARDS = 1 << NUM_KINDS
 """Lock bit of ``missed_discard_scope="all"``: no win on any discard until one's own next discard."""
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended: public once it is over (the winners' hands are shown)."""
-
-    hand_number: int
-    dealer: int
-    continuation: int
-    round_wind: int
-    exhaustive: bool
-    """流局: nobody won."""
-    winners: tuple[int, ...] = ()
-    discarder: int | None = None
-    """Who pays a discard win (the robbed konger for 搶槓); None for a self-draw or a draw."""
-    self_draw: bool = False
-    robbed_kong: bool = False
-    winning_tile: int = -1
-    scores: tuple[Score, ...] = ()
-    """One per winner, in ``winners`` order."""
-    winning_hands: tuple[tuple[int, ...], ...] = ()
-    """Each winner's concealed counts including the winning tile."""
-    deltas: tuple[int, ...] = (0, 0, 0, 0)
-    """Points won (+) and paid (-) by each seat in this hand."""
-    payments: tuple[Payment, ...] = ()
-    """Every (winner, payer) payment of the hand, in winner then payer order."""
-    flowers: tuple[tuple[int, ...], ...] = ()
-    """Every seat's revealed flowers at the end (empty when flowers are not played)."""
-
-    def breakdown(
-        self, winner_index: int, payer: int, config: MahjongConfig | None = None
-    ) -> list[tuple[str, int]]:
-        """(pattern, tai) lines of what ``payer`` owes winner ``winners[winner_index]``.
-
-        ``config`` is accepted for compatibility and unused: the lines were computed with the
-        game's own config when the hand ended (see :attr:`payments`).
-        """
-        w = self.winners[winner_index]
-        for pay in self.payments:
-            if pay.winner == w and pay.payer == payer:
-                return list(pay.lines)
-        raise ValueError(f"seat {payer} pays nothing to seat {w} in hand {self.hand_number}")
 
 
 @dataclass(frozen=True)
@@ -433,7 +389,7 @@ class MahjongState(State):
         if not self._is_winning_shape(p, self.hands[p]):
             return False
         if self.cfg.min_tai:
-            return self._score_self_draw(p).tai >= self.cfg.min_tai
+            return score_self_draw(self, p).tai >= self.cfg.min_tai
         return True
 
     def can_win_on(self, seat: int, tile: int, robbing: bool) -> bool:
@@ -458,7 +414,7 @@ class MahjongState(State):
         ok = self._is_winning_shape(seat, hand)
         hand[tile] -= 1
         if ok and self.cfg.min_tai:
-            ok = self._score_discard_win(seat, tile, robbing).tai >= self.cfg.min_tai
+            ok = score_discard_win(self, seat, tile, robbing).tai >= self.cfg.min_tai
         return ok
 
     def claim_options(self, seat: int, t: int, discarder: int) -> list[int]:
@@ -815,121 +771,16 @@ class MahjongState(State):
         else:
             self._complete_added_kong(d, t)
 
-    # ---- winning and the end of a hand --------------------------------------------------------
-    def _context(self, seat: int, tile: int | None, self_draw: bool, robbing: bool) -> WinContext:
-        first = self.no_calls and not self.rivers[seat]
-        dealer = seat == self.dealer
-        live = self.live_tiles
-        return WinContext(
-            winning_tile=tile,
-            self_draw=self_draw,
-            seat_wind=self.seat_wind(seat),
-            round_wind=self.round_wind,
-            robbing_kong=robbing,
-            kong_bloom=self_draw and self.draw_kind == DrawKind.REPLACEMENT,
-            last_tile=self_draw and live == 0 and self.draw_kind != DrawKind.NONE,
-            last_discard=not self_draw and not robbing and live == 0,
-            heaven=self_draw and dealer and first and self.draw_kind == DrawKind.NONE,
-            earth=self_draw and not dealer and first and self.draw_kind in (DrawKind.NORMAL, DrawKind.FLOWER),
-            human=not self_draw and not dealer and first and not robbing,
-            earth_ready=self.earth[seat] == 1,
-            heaven_ready=self.heaven[seat] == 1,
-            flowers=tuple(self.flowers[seat]),
-        )
-
-    def _score_self_draw(self, p: int) -> Score:
-        tile = self.drawn if self.draw_kind != DrawKind.NONE else None
-        return score_win(self.hands[p], self.melds[p], self._context(p, tile, True, False), self.cfg)
-
-    def _score_discard_win(self, seat: int, tile: int, robbing: bool) -> Score:
-        hand = self.hands[seat][:]
-        hand[tile] += 1
-        return score_win(hand, self.melds[seat], self._context(seat, tile, False, robbing), self.cfg)
-
+    # ---- the end of a hand (what it pays: paiju.mahjong.settlement) -----------------------------
     def _end_hand(self, winners: list[int] | None, self_draw: bool = False, robbing: bool = False) -> None:
-        cfg = self.cfg
-        deltas = [0] * NUM_PLAYERS
         if winners is None:
-            result = HandResult(
-                hand_number=self.hand_number,
-                dealer=self.dealer,
-                continuation=self.continuation,
-                round_wind=self.round_wind,
-                exhaustive=True,
-                flowers=self._flowers_shown(),
-            )
+            self._settle(exhaustive_draw(self), None)
         else:
-            scores = []
-            hands = []
-            paid: list[Payment] = []
-            tile = self.window_tile if not self_draw else self.drawn
-            discarder = None if self_draw else self.window_from
-            for w in winners:
-                if self_draw:
-                    score = self._score_self_draw(w)
-                    hand = tuple(self.hands[w])
-                else:
-                    score = self._score_discard_win(w, tile, robbing)
-                    h = self.hands[w][:]
-                    h[tile] += 1
-                    hand = tuple(h)
-                scores.append(score)
-                hands.append(hand)
-                n = self.continuation
-                pays = payments(w, score, discarder=discarder, dealer=self.dealer, continuation=n, config=cfg)
-                for pay in pays:
-                    deltas[pay.payer] -= pay.amount
-                    deltas[w] += pay.amount
-                paid += pays
-            result = HandResult(
-                hand_number=self.hand_number,
-                dealer=self.dealer,
-                continuation=self.continuation,
-                round_wind=self.round_wind,
-                exhaustive=False,
-                winners=tuple(winners),
-                discarder=discarder,
-                self_draw=self_draw,
-                robbed_kong=robbing,
-                winning_tile=tile
-                if tile is not None and not (self_draw and self.draw_kind == DrawKind.NONE)
-                else -1,
-                scores=tuple(scores),
-                winning_hands=tuple(hands),
-                deltas=tuple(deltas),
-                payments=tuple(paid),
-                flowers=self._flowers_shown(),
-            )
-        self._settle(result, winners)
-
-    def _flowers_shown(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(f) for f in self.flowers) if self.cfg.flowers else ()
+            self._settle(win_result(self, winners, self_draw, robbing), winners)
 
     def _end_flower_win(self, winner: int, payer: int | None, name: str) -> None:
         """八仙過海 (``payer`` None: the three others pay) or 七搶一 (the revealer pays)."""
-        score = score_flower_win(name, self.flowers[winner], self.cfg)
-        n, cfg = self.continuation, self.cfg
-        pays = payments(winner, score, discarder=payer, dealer=self.dealer, continuation=n, config=cfg)
-        deltas = [0] * NUM_PLAYERS
-        for pay in pays:
-            deltas[pay.payer] -= pay.amount
-            deltas[winner] += pay.amount
-        result = HandResult(
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            continuation=self.continuation,
-            round_wind=self.round_wind,
-            exhaustive=False,
-            winners=(winner,),
-            discarder=payer,
-            self_draw=payer is None,
-            scores=(score,),
-            winning_hands=(tuple(self.hands[winner]),),
-            deltas=tuple(deltas),
-            payments=tuple(pays),
-            flowers=self._flowers_shown(),
-        )
-        self._settle(result, [winner])
+        self._settle(flower_win_result(self, winner, payer, name), [winner])
 
     def _settle(self, result: HandResult, winners: list[int] | None) -> None:
         """Book a finished hand: scores, dealer continuation, the next hand or the end."""
