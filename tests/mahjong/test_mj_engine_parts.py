@@ -1,4 +1,4 @@
-"""The engine's parts by concern: settlement apart from the rules.
+"""The engine's parts by concern: settlement and observation apart from the rules.
 
 ``paiju.mahjong.game`` keeps the rules of play and re-exports the rest; these tests check that
 each re-exported name is the one object of its module, and that settlement reads a position
@@ -9,7 +9,7 @@ it, with the payments worked out by hand.
 from __future__ import annotations
 
 import paiju.mahjong.game as game
-from paiju.mahjong import settlement
+from paiju.mahjong import observation, settlement
 from paiju.mahjong.game import WIN, MahjongGame, MahjongState, Phase, build_wall
 from paiju.mahjong.tiles import Tile
 
@@ -61,6 +61,7 @@ def test_an_exhaustive_draw_pays_nothing() -> None:
 def test_each_name_game_reexports_is_its_module_s_own() -> None:
     homes = {
         settlement: "HandResult",
+        observation: "MahjongObservation",
     }
     for module, names in homes.items():
         for name in names.split():

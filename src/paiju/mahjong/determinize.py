@@ -34,7 +34,8 @@ from paiju.mahjong.tiles import (
 )
 
 if TYPE_CHECKING:  # the engine calls this module: the types only, no import circle (docs/design.md §21)
-    from paiju.mahjong.game import MahjongGame, MahjongObservation, MahjongState
+    from paiju.mahjong.game import MahjongGame, MahjongState
+    from paiju.mahjong.observation import MahjongObservation
 
 
 def sample_state(game: MahjongGame, obs: MahjongObservation, rng: np.random.Generator) -> MahjongState:

@@ -42,7 +42,7 @@ Action space (fixed, ``NUM_ACTIONS = 109``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,8 @@ from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
 from paiju.core.rng import SeedLike, as_generator
 from paiju.mahjong.config import FLAG_PATTERNS, MahjongConfig
 from paiju.mahjong.determinize import sample_state as _sample_state
+from paiju.mahjong.observation import MahjongObservation as MahjongObservation  # re-exported
+from paiju.mahjong.observation import observe
 from paiju.mahjong.phases import NUM_PLAYERS as NUM_PLAYERS  # defined there so determinize can read them
 from paiju.mahjong.phases import DrawKind as DrawKind
 from paiju.mahjong.phases import Phase as Phase
@@ -103,86 +105,6 @@ MAX_DECISIONS_PER_HAND = 500
 _WIND_NAMES = "東南西北"
 LOCK_ALL_DISCARDS = 1 << NUM_KINDS
 """Lock bit of ``missed_discard_scope="all"``: no win on any discard until one's own next discard."""
-
-
-@dataclass(frozen=True)
-class MahjongObservation:
-    """What one seat sees: the public table plus its own concealed tiles and private flags."""
-
-    player: int
-    phase: Phase
-    to_act: int
-    """Seat to decide now (CHANCE / TERMINAL constants otherwise): public, as at a real table."""
-    turn: int
-    """Seat whose turn it is (the discarder while a claim window is open)."""
-    hand: tuple[int, ...]
-    """Own concealed counts (34)."""
-    drawn: int
-    """Own just-drawn tile kind on own turn, else -1."""
-    draw_kind: DrawKind
-    after_claim: bool
-    window_tile: int
-    """Tile offered in the open claim / rob window, else -1."""
-    window_from: int
-    melds: tuple[tuple[Meld, ...], ...]
-    """Every seat's melds; another seat's face-down concealed kong has ``tile == -1``."""
-    discards: tuple[tuple[tuple[int, int], ...], ...]
-    """Every seat's discards in order, as (kind, claimed_by or -1)."""
-    hand_sizes: tuple[int, ...]
-    live_tiles: int
-    """Tiles left to draw before the exhaustive draw (the dead wall excluded)."""
-    replacements_drawn: int
-    no_calls: bool
-    """No claim or kong yet this hand (the first go-around is still clean)."""
-    lock: int
-    """Own missed-discard lock: bit k set = may not win on kind k until own next discard."""
-    own_claim: int
-    """Own sealed declaration in the open window, -1 if none yet."""
-    earth_ready: int
-    dealer: int
-    continuation: int
-    round_wind: int
-    hand_number: int
-    dealer_passes: int
-    """Times the deal has passed on in this game (4 per 圈)."""
-    scores: tuple[int, ...]
-    """Points won so far in this game (all zeros in single-hand mode until the end)."""
-    last_result: HandResult | None
-    config: MahjongConfig = field(default_factory=MahjongConfig)
-    """The rules of the table (public, as at a real table): agents value hands by its tai
-    table and stakes, never by defaults of their own."""
-    discards_drawn: tuple[tuple[bool, ...], ...] = ((), (), (), ())
-    """Per seat, parallel to ``discards``: True = the tile just drawn was discarded (摸打),
-    False = a tile from the hand (手出). Public at a real table; a defence signal."""
-    flowers: tuple[tuple[int, ...], ...] = ((), (), (), ())
-    """Every seat's revealed flowers (0..7 = 春夏秋冬梅蘭竹菊), in the order revealed: public."""
-    heaven_ready: int = 0
-    """Own 天聽 state (with ``config.heaven_ready``): 1 = ready since the deal, hand unchanged."""
-
-    @property
-    def seat_wind(self) -> int:
-        """0 = 東 (the dealer) .. 3 = 北."""
-        return (self.player - self.dealer) % NUM_PLAYERS
-
-    def visible_counts(self) -> list[int]:
-        """Tiles this seat can see, per kind: own hand, every face-up meld, uncalled discards."""
-        seen = list(self.hand)
-        for seat_melds in self.melds:
-            for m in seat_melds:
-                if m.tile >= 0:
-                    for k in m.kinds():
-                        seen[k] += 1
-        for river in self.discards:
-            for k, by in river:
-                if by < 0:
-                    seen[k] += 1
-        if self.phase == Phase.ROB and self.window_tile >= 0:
-            seen[self.window_tile] += 1
-        return seen
-
-    def unseen_counts(self) -> list[int]:
-        """4 - visible, per kind: the tiles that may be in the wall or in other hands."""
-        return [COPIES - c for c in self.visible_counts()]
 
 
 _CHANCE_WALL_HINT = "a wall is a sequence of 136 tile kinds 0..33, each kind exactly 4 times"
@@ -811,72 +733,9 @@ class MahjongState(State):
             self.phase = Phase.DEAL
             self.turn = self.dealer
 
-    # ---- observation ------------------------------------------------------------------------
+    # ---- observation (what a seat sees: paiju.mahjong.observation) -------------------------------
     def observation(self, player: int) -> MahjongObservation:
-        if not 0 <= player < NUM_PLAYERS:
-            raise IllegalMoveError(f"no seat {player}: mahjong seats are 0..3")
-        show_kongs = self.cfg.concealed_kong_public
-        melds = []
-        for s, row in enumerate(self.melds):
-            if s == player or show_kongs or all(m.type != MeldType.CONCEALED_KONG for m in row):
-                melds.append(tuple(row))
-            else:  # another seat's concealed kong lies face down
-                melds.append(tuple(_HIDDEN_KONG if m.type == MeldType.CONCEALED_KONG else m for m in row))
-        phase = self.phase
-        in_window = phase == Phase.CLAIM or phase == Phase.ROB
-        dealt = phase != Phase.DEAL
-        h = self.hands
-        # built field by field: the frozen dataclass __init__ costs ~10x more, and agents ask for
-        # an observation at every decision (the values are the same as MahjongObservation(**f))
-        obs = object.__new__(MahjongObservation)
-        obs.__dict__.update(
-            player=player,
-            phase=phase,
-            to_act=self.current_player(),
-            turn=self.turn,
-            hand=tuple(h[player]),
-            drawn=self.drawn if phase == Phase.TURN and self.turn == player else -1,
-            draw_kind=self.draw_kind,
-            after_claim=self.after_claim,
-            window_tile=self.window_tile if in_window else -1,
-            window_from=self.window_from if in_window else -1,
-            melds=tuple(melds),
-            discards=(
-                tuple(self.rivers[0]),
-                tuple(self.rivers[1]),
-                tuple(self.rivers[2]),
-                tuple(self.rivers[3]),
-            ),
-            hand_sizes=(sum(h[0]), sum(h[1]), sum(h[2]), sum(h[3])),
-            live_tiles=self.tail - self.head - self.cfg.dead_wall if dealt else 0,
-            replacements_drawn=len(self.wall) - self.tail if dealt else 0,
-            no_calls=self.no_calls,
-            lock=self.locks[player],
-            own_claim=self.intents[player] if in_window else -1,
-            earth_ready=self.earth[player],
-            dealer=self.dealer,
-            continuation=self.continuation,
-            round_wind=self.round_wind,
-            hand_number=self.hand_number,
-            dealer_passes=self.dealer_passes,
-            scores=tuple(self.scores),
-            last_result=self.last_result,
-            config=self.cfg,
-            discards_drawn=(
-                tuple(self.discards_drawn[0]),
-                tuple(self.discards_drawn[1]),
-                tuple(self.discards_drawn[2]),
-                tuple(self.discards_drawn[3]),
-            ),
-            flowers=(
-                tuple(self.flowers[0]),
-                tuple(self.flowers[1]),
-                tuple(self.flowers[2]),
-                tuple(self.flowers[3]),
-            ),
-            heaven_ready=self.heaven[player],
-        )
-        return obs
+        return observe(self, player)
 
     # ---- notation -----------------------------------------------------------------------------
     def action_to_string(self, action: Any) -> str:
@@ -1004,7 +863,6 @@ class MahjongState(State):
         return "\n".join(lines)
 
 
-_HIDDEN_KONG = Meld(MeldType.CONCEALED_KONG, -1, -1, -1)
 _FULL_SET = np.repeat(np.arange(NUM_KINDS), COPIES)
 _FULL_SET_FLOWERS = np.concatenate([_FULL_SET, np.arange(FLOWER_BASE, FLOWER_BASE + NUM_FLOWERS)])
 
