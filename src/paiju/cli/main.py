@@ -32,6 +32,9 @@ GROUPS: dict[str, tuple[str, str]] = {
     "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance, match, train-az."),
     "az": ("paiju.cli.az", "AlphaZero on connect four and gomoku: train (yuxi: paiju yuxi train-az)."),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
+    "tournament": (
+        "paiju.cli.tournament", "Run a duplicate Dou Dizhu event: players, pairings, boards, sheets."
+    ),
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
     "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),
 }

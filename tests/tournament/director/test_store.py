@@ -84,11 +84,15 @@ def test_files_that_are_no_event_or_of_another_version_are_refused(
     junk.write_bytes(b"\x00\x01 not sqlite at all" * 100)
     with pytest.raises(CorruptRecordError, match="not a paiju event file"):
         EventStore.open(junk)
-    empty = tmp_path / "empty.db"
-    sqlite3.connect(empty).close()
-    empty.write_bytes(b"")
-    with pytest.raises(CorruptRecordError, match="no event in it"):
-        EventStore.open(empty)
+    for name in ("empty.db", "other.db"):
+        other = tmp_path / name
+        with sqlite3.connect(other) as raw:
+            if name == "other.db":
+                raw.execute("CREATE TABLE notes (text TEXT)")
+        before = other.read_bytes()
+        with pytest.raises(CorruptRecordError, match="no event in it"):
+            EventStore.open(other)
+        assert other.read_bytes() == before and not Path(f"{other}-wal").exists()  # left as it was
     with pytest.raises(NotFoundError, match="does not exist"):
         EventStore.open(tmp_path / "missing.db")
     store = make_event()

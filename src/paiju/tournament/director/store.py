@@ -363,25 +363,31 @@ class EventStore:
 
     @classmethod
     def open(cls, path: str | Path) -> EventStore:
-        """An existing event file; a file of another schema version or no event is refused."""
+        """An existing event file; a file of another schema version or no event is refused
+        (and left as it was: nothing is written to a file before it is known to be an event)."""
         p = Path(path)
         if not p.is_file():
             raise NotFoundError(f"event file {p} does not exist")
-        conn = _connect(p)
+        with p.open("rb") as f:
+            if f.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
+                raise CorruptRecordError(f"{p} is not a paiju event file (no event in it)")
+        conn = _connect(p, setup=False)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "event" not in tables or version == 0:
+                raise CorruptRecordError(f"{p} is not a paiju event file (no event in it)")
+            if version != SCHEMA_VERSION:
+                raise CorruptRecordError(
+                    f"{p}: event schema version {version}; this paiju reads version {SCHEMA_VERSION}"
+                )
+            _setup(conn, p)
         except sqlite3.DatabaseError as err:
             conn.close()
             raise CorruptRecordError(f"{p} is not a paiju event file ({err})") from None
-        if "event" not in tables or version == 0:
+        except CorruptRecordError:
             conn.close()
-            raise CorruptRecordError(f"{p} is not a paiju event file (no event in it)")
-        if version != SCHEMA_VERSION:
-            conn.close()
-            raise CorruptRecordError(
-                f"{p}: event schema version {version}; this paiju reads version {SCHEMA_VERSION}"
-            )
+            raise
         return cls(p, conn)
 
     def close(self) -> None:
@@ -503,16 +509,26 @@ class EventStore:
         return [] if found == ["ok"] else found
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+_SQLITE_HEADER: Final = b"SQLite format 3\x00"
+
+
+def _connect(path: Path, *, setup: bool = True) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are begun explicitly), rows by name."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.row_factory = sqlite3.Row
+    if setup:
+        _setup(conn, path)
+    return conn
+
+
+def _setup(conn: sqlite3.Connection, path: Path) -> None:
     try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-        conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as err:
+        conn.close()
         raise CorruptRecordError(f"{path} is not a paiju event file ({err})") from None
-    return conn
 
 
 def _holders(text: str) -> tuple[int, int, int]:
