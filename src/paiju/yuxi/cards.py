@@ -9,7 +9,9 @@ broken file fails naming the file (:class:`~paiju.core.errors.CorruptRecordError
 The validated table is then *compiled*: each card's effects are bound to their functions
 and grouped by trigger, so the engine's hot path is a tuple walk with no lookups. Compiling
 takes optional ``overrides`` (effect name -> function); the audit tests use them to inject
-a deliberately buggy effect and check that the invariant checker catches it.
+a deliberately buggy effect and check that the invariant checker catches it. The card types
+themselves (:class:`Card`, :class:`CompiledCard`) are in :mod:`paiju.yuxi.card_types`, below
+the effect code; they are importable from here as before.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from paiju.core.errors import ConfigError, CorruptRecordError, InvalidNotationError
-from paiju.yuxi.effects import EFFECTS, TRIGGERS, EffectFn, EffectSpec, Param
+from paiju.yuxi.card_types import Card, CompiledCard, EffectFn, EffectRef
+from paiju.yuxi.effects import EFFECTS, TRIGGERS, EffectSpec, Param
 
 FACTIONS = ("tide", "guild", "storm", "iron")
 KINDS = ("character", "spell")
@@ -34,8 +37,6 @@ RARITIES = ("common", "rare", "epic", "legendary", "void")
 COPY_LIMIT = {"common": 4, "rare": 2, "epic": 1, "legendary": 1}
 """Copies of one card a deck may hold, by rarity (player guides of the original: 4/2/1/1)."""
 SPELL_TARGETS = ("enemy", "ally", "character", "cell", "none")
-TARGET_CODES = {"empty": 0, "enemy": 1, "ally": 2, "character": 3, "cell": 4, "none": 5}
-T_EMPTY, T_ENEMY, T_ALLY, T_CHARACTER, T_CELL, T_NONE = range(6)
 
 _KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _CARD_FIELDS = {
@@ -56,118 +57,6 @@ _CARD_FIELDS = {
     "effects",
 }
 _EFFECT_FIELDS = {"trigger", "effect", "params"}
-
-
-@dataclass(frozen=True)
-class EffectRef:
-    """One effect line of a card: when it triggers, which effect, with which parameters."""
-
-    trigger: str
-    effect: str
-    params: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Card:
-    """A validated card as written in the table (the rules-facing view)."""
-
-    id: int
-    key: str
-    name: str
-    faction: str
-    kind: str
-    rarity: str
-    points: int
-    armour: int
-    coins: int
-    cost: int
-    cooldown: int
-    titles: tuple[str, ...]
-    target: str
-    text: str
-    effects: tuple[EffectRef, ...]
-
-    @property
-    def is_void(self) -> bool:
-        return self.rarity == "void"
-
-    @property
-    def is_character(self) -> bool:
-        return self.kind == "character"
-
-    def summary(self) -> dict[str, Any]:
-        """The card's printed face as plain data (what the CLI's JSON and the web app show)."""
-        return {
-            "id": self.id,
-            "key": self.key,
-            "name": self.name,
-            "faction": self.faction,
-            "kind": self.kind,
-            "rarity": self.rarity,
-            "points": self.points,
-            "armour": self.armour,
-            "coins": self.coins,
-            "cost": self.cost,
-            "cooldown": self.cooldown,
-            "titles": list(self.titles),
-            "target": self.target,
-            "text": self.text,
-        }
-
-    def __str__(self) -> str:
-        return self.key
-
-
-class CompiledCard:
-    """A card bound to effect functions, grouped by trigger: what the engine reads."""
-
-    __slots__ = (
-        "armour",
-        "coins",
-        "cooldown",
-        "cost",
-        "data",
-        "discount",
-        "id",
-        "is_character",
-        "is_coin",
-        "is_void",
-        "key",
-        "on_cast",
-        "on_death",
-        "on_deploy",
-        "on_turn_end",
-        "on_turn_start",
-        "points",
-        "target",
-        "titles",
-    )
-
-    def __init__(
-        self, card: Card, bound: dict[str, tuple[tuple[EffectFn, dict[str, Any]], ...]], discount: int
-    ) -> None:
-        self.data = card
-        self.id = card.id
-        self.key = card.key
-        self.points = card.points
-        self.armour = card.armour
-        self.coins = card.coins
-        self.cost = card.cost
-        self.cooldown = card.cooldown
-        self.titles = frozenset(card.titles)
-        self.target = TARGET_CODES[card.target]
-        self.is_void = card.is_void
-        self.is_character = card.is_character
-        self.is_coin = "coin" in card.titles
-        self.discount = discount
-        self.on_deploy = bound.get("deploy", ())
-        self.on_turn_start = bound.get("turn_start", ())
-        self.on_turn_end = bound.get("turn_end", ())
-        self.on_death = bound.get("death", ())
-        self.on_cast = bound.get("cast", ())
-
-    def __repr__(self) -> str:
-        return f"CompiledCard({self.key!r})"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ instead of failing in the middle of a game.
 
 Every effect is called as ``fn(state, owner, cell, **params)``:
 
+* ``state`` is a :class:`~paiju.yuxi.position.Position` (the game's state is one; this module
+  never imports the game that runs it);
 * ``owner`` is the seat whose card acts;
 * ``cell`` is the acting character's cell for ``deploy`` / ``turn_start`` / ``turn_end``,
   the cell it stood on for ``death``, and the spell's target cell for ``cast`` (``-1`` for
@@ -29,12 +31,13 @@ recycling coins into Coin cards) move coins without touching it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from paiju.yuxi.card_types import EffectFn
+
 if TYPE_CHECKING:
-    from paiju.yuxi.game import YuxiState
+    from paiju.yuxi.position import Position
 
 NO_WEATHER, FOG, THUNDER, ICE, EROSION = 0, 1, 2, 3, 4
 WEATHER_NAMES = ("clear", "fog", "thunder", "ice", "erosion")
@@ -44,13 +47,11 @@ UNIT_TRIGGERS = frozenset({"deploy", "turn_start", "turn_end"})
 """Triggers whose effects act from a character standing on the board."""
 TRIGGERS = ("deploy", "turn_start", "turn_end", "death", "aura", "cast")
 
-EffectFn = Callable[..., None]
-
 
 # ------------------------------------------------------------------------------------------------
 # primitives: the only code that changes points, armour, coins and the board
 # ------------------------------------------------------------------------------------------------
-def boost(st: YuxiState, cell: int, amount: int) -> None:
+def boost(st: Position, cell: int, amount: int) -> None:
     """Raise a character's points (above its starting points: shown green)."""
     if amount and st.card[cell]:
         st.power[cell] += amount
@@ -59,7 +60,7 @@ def boost(st: YuxiState, cell: int, amount: int) -> None:
             st.log.add(st, "boost", cell, amount)
 
 
-def heal(st: YuxiState, cell: int, amount: int) -> None:
+def heal(st: Position, cell: int, amount: int) -> None:
     """Restore lost points, never above the starting points (only red characters heal)."""
     if st.card[cell]:
         gain = min(amount, st.base[cell] - st.power[cell])
@@ -70,7 +71,7 @@ def heal(st: YuxiState, cell: int, amount: int) -> None:
                 st.log.add(st, "heal", cell, gain)
 
 
-def damage(st: YuxiState, cell: int, amount: int) -> None:
+def damage(st: Position, cell: int, amount: int) -> None:
     """Armour absorbs damage first; the rest comes off the points (death is resolved later)."""
     if amount <= 0 or not st.card[cell]:
         return
@@ -88,7 +89,7 @@ def damage(st: YuxiState, cell: int, amount: int) -> None:
             st.log.add(st, "damage", cell, amount)
 
 
-def drain(st: YuxiState, cell: int, amount: int) -> None:
+def drain(st: Position, cell: int, amount: int) -> None:
     """Lose points ignoring armour (erosion)."""
     if amount and st.card[cell]:
         st.power[cell] -= amount
@@ -97,7 +98,7 @@ def drain(st: YuxiState, cell: int, amount: int) -> None:
             st.log.add(st, "drain", cell, amount)
 
 
-def halve(st: YuxiState, cell: int) -> None:
+def halve(st: Position, cell: int) -> None:
     """Fog: the points are halved, rounded down (a 1-point character drops to 0 and dies)."""
     if st.card[cell]:
         loss = st.power[cell] - st.power[cell] // 2
@@ -107,14 +108,14 @@ def halve(st: YuxiState, cell: int) -> None:
             st.log.add(st, "halve", cell, loss)
 
 
-def add_armour(st: YuxiState, cell: int, amount: int) -> None:
+def add_armour(st: Position, cell: int, amount: int) -> None:
     if amount and st.card[cell]:
         st.armour[cell] += amount
         if st.log is not None:
             st.log.add(st, "armour", cell, amount)
 
 
-def set_weather(st: YuxiState, cell: int, kind: int) -> None:
+def set_weather(st: Position, cell: int, kind: int) -> None:
     """Put weather on a cell (replacing any); fog arriving on a character halves it."""
     if st.weather[cell] == kind:
         return
@@ -125,17 +126,17 @@ def set_weather(st: YuxiState, cell: int, kind: int) -> None:
         halve(st, cell)
 
 
-def mint(st: YuxiState, amount: int) -> None:
+def mint(st: Position, amount: int) -> None:
     """Coins created from nothing (printed coins, coin gains, a new Coin card)."""
     st.coin_total += amount
 
 
-def burn(st: YuxiState, amount: int) -> None:
+def burn(st: Position, amount: int) -> None:
     """Coins leaving the game (payments, a Coin card played)."""
     st.coin_total -= amount
 
 
-def discount_of(st: YuxiState, player: int) -> int:
+def discount_of(st: Position, player: int) -> int:
     """Total payment discount from ``player``'s aura characters on the board."""
     total = 0
     cards = st.cards
@@ -148,7 +149,7 @@ def discount_of(st: YuxiState, player: int) -> int:
     return total
 
 
-def pay(st: YuxiState, player: int, price: int) -> int:
+def pay(st: Position, player: int, price: int) -> int:
     """Pay ``price`` coins from the purse after the discount; returns what was paid."""
     due = price - discount_of(st, player)
     if due <= 0:
@@ -158,7 +159,7 @@ def pay(st: YuxiState, player: int, price: int) -> int:
     return due
 
 
-def add_to_hand(st: YuxiState, player: int, card_id: int, *, minted: bool = True) -> None:
+def add_to_hand(st: Position, player: int, card_id: int, *, minted: bool = True) -> None:
     """A derived (void) card appears in ``player``'s hand; a Coin card mints one coin."""
     hand = st.hand[player]
     i = len(hand)
@@ -174,7 +175,7 @@ def add_to_hand(st: YuxiState, player: int, card_id: int, *, minted: bool = True
         mint(st, 1)
 
 
-def remove_unit(st: YuxiState, cell: int) -> tuple[int, int]:
+def remove_unit(st: Position, cell: int) -> tuple[int, int]:
     """Take a character off the board (no triggers); returns (card id, owner)."""
     cid, p = st.card[cell], st.owner[cell]
     st.score[p] -= st.power[cell]
@@ -184,7 +185,7 @@ def remove_unit(st: YuxiState, cell: int) -> tuple[int, int]:
     return cid, p
 
 
-def destroy(st: YuxiState, cell: int) -> None:
+def destroy(st: Position, cell: int) -> None:
     """A character dies: to its owner's grave, its coins to the *other* player's purse as a
     bounty, then its death triggers resolve from the cell it stood on."""
     coins = st.coins[cell]
@@ -205,7 +206,7 @@ def destroy(st: YuxiState, cell: int) -> None:
         log.pop()
 
 
-def resolve_deaths(st: YuxiState) -> None:
+def resolve_deaths(st: Position) -> None:
     """Destroy every character at 0 points or less, lowest cell first, one at a time."""
     card, power = st.card, st.power
     n = len(card)
@@ -218,7 +219,7 @@ def resolve_deaths(st: YuxiState) -> None:
             return
 
 
-def _has_title(st: YuxiState, cell: int, title: str) -> bool:
+def _has_title(st: Position, cell: int, title: str) -> bool:
     cid = st.card[cell]
     if not cid:
         return False
@@ -227,7 +228,7 @@ def _has_title(st: YuxiState, cell: int, title: str) -> bool:
     return not title or title in c.titles
 
 
-def _strongest(st: YuxiState, cells: tuple[int, ...] | list[int]) -> int:
+def _strongest(st: Position, cells: tuple[int, ...] | list[int]) -> int:
     """Cell of the character with most points among ``cells`` (ties: lowest cell), or -1."""
     best, best_power = -1, -(10**9)
     for c in cells:  # cells are ascending, so a strict > keeps the lowest index on ties
@@ -236,7 +237,7 @@ def _strongest(st: YuxiState, cells: tuple[int, ...] | list[int]) -> int:
     return best
 
 
-def shape_cells(st: YuxiState, cell: int, shape: str) -> tuple[int, ...]:
+def shape_cells(st: Position, cell: int, shape: str) -> tuple[int, ...]:
     """Cells an area effect covers around ``cell``, ascending."""
     sh = st.shape
     if shape == "cell":
@@ -262,7 +263,7 @@ SHAPES = ("cell", "adjacent", "cross", "row", "column", "row_others", "column_ot
 # ------------------------------------------------------------------------------------------------
 # the vocabulary
 # ------------------------------------------------------------------------------------------------
-def eat_adjacent(st: YuxiState, owner: int, cell: int, title: str) -> None:
+def eat_adjacent(st: Position, owner: int, cell: int, title: str) -> None:
     """Destroy the strongest adjacent character bearing ``title`` (either side) and gain its
     points. The points are taken before any fog halving of the eater (the engine halves a
     newcomer in fog only after its deploy effects: 6 eats 8 -> 14 -> 7, never 3 + 8)."""
@@ -278,29 +279,29 @@ def eat_adjacent(st: YuxiState, owner: int, cell: int, title: str) -> None:
         boost(st, cell, gained)
 
 
-def damage_adjacent_enemies(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def damage_adjacent_enemies(st: Position, owner: int, cell: int, amount: int) -> None:
     for n in st.shape.neighbours[cell]:
         if st.card[n] and st.owner[n] != owner:
             damage(st, n, amount)
 
 
-def damage_column_enemies(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def damage_column_enemies(st: Position, owner: int, cell: int, amount: int) -> None:
     for n in st.shape.column_of(cell):
         if st.card[n] and st.owner[n] != owner:
             damage(st, n, amount)
 
 
-def damage_target(st: YuxiState, owner: int, cell: int, amount: int, thunder_bonus: int) -> None:
+def damage_target(st: Position, owner: int, cell: int, amount: int, thunder_bonus: int) -> None:
     damage(st, cell, amount + (thunder_bonus if st.weather[cell] == THUNDER else 0))
 
 
-def damage_area(st: YuxiState, owner: int, cell: int, amount: int, shape: str) -> None:
+def damage_area(st: Position, owner: int, cell: int, amount: int, shape: str) -> None:
     for n in shape_cells(st, cell, shape):
         if st.card[n]:
             damage(st, n, amount)
 
 
-def pay_for_damage(st: YuxiState, owner: int, cell: int, max: int) -> None:
+def pay_for_damage(st: Position, owner: int, cell: int, max: int) -> None:
     """Buy up to ``max`` damage at 1 coin each (the discount lowers the price) for the
     strongest adjacent enemy; nothing is paid when no enemy is adjacent."""
     target = _strongest(st, [n for n in st.shape.neighbours[cell] if st.card[n] and st.owner[n] != owner])
@@ -313,19 +314,19 @@ def pay_for_damage(st: YuxiState, owner: int, cell: int, max: int) -> None:
     damage(st, target, bought)
 
 
-def boost_adjacent_allies(st: YuxiState, owner: int, cell: int, amount: int, title: str) -> None:
+def boost_adjacent_allies(st: Position, owner: int, cell: int, amount: int, title: str) -> None:
     for n in st.shape.neighbours[cell]:
         if st.owner[n] == owner and _has_title(st, n, title):
             boost(st, n, amount)
 
 
-def boost_row_allies(st: YuxiState, owner: int, cell: int, amount: int, title: str) -> None:
+def boost_row_allies(st: Position, owner: int, cell: int, amount: int, title: str) -> None:
     for n in st.shape.row_of(cell):
         if n != cell and st.owner[n] == owner and _has_title(st, n, title):
             boost(st, n, amount)
 
 
-def boost_allies(st: YuxiState, owner: int, cell: int, amount: int, armour: int, title: str) -> None:
+def boost_allies(st: Position, owner: int, cell: int, amount: int, armour: int, title: str) -> None:
     """Every *other* friendly character bearing ``title`` (all of them for a spell)."""
     for n in range(len(st.card)):
         if n != cell and st.owner[n] == owner and _has_title(st, n, title):
@@ -333,7 +334,7 @@ def boost_allies(st: YuxiState, owner: int, cell: int, amount: int, armour: int,
             add_armour(st, n, armour)
 
 
-def boost_self_per_adjacent(st: YuxiState, owner: int, cell: int, title: str, amount: int, side: str) -> None:
+def boost_self_per_adjacent(st: Position, owner: int, cell: int, title: str, amount: int, side: str) -> None:
     count = 0
     for n in st.shape.neighbours[cell]:
         if _has_title(st, n, title) and (side == "any" or (side == "ally") == (st.owner[n] == owner)):
@@ -341,24 +342,24 @@ def boost_self_per_adjacent(st: YuxiState, owner: int, cell: int, title: str, am
     boost(st, cell, count * amount)
 
 
-def armour_adjacent_allies(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def armour_adjacent_allies(st: Position, owner: int, cell: int, amount: int) -> None:
     for n in st.shape.neighbours[cell]:
         if st.card[n] and st.owner[n] == owner:
             add_armour(st, n, amount)
 
 
-def heal_allies(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def heal_allies(st: Position, owner: int, cell: int, amount: int) -> None:
     for n in range(len(st.card)):
         if st.card[n] and st.owner[n] == owner:
             heal(st, n, amount)
 
 
-def boost_target(st: YuxiState, owner: int, cell: int, amount: int, armour: int) -> None:
+def boost_target(st: Position, owner: int, cell: int, amount: int, armour: int) -> None:
     boost(st, cell, amount)
     add_armour(st, cell, armour)
 
 
-def weather_adjacent(st: YuxiState, owner: int, cell: int, kind: str, occupant: str) -> None:
+def weather_adjacent(st: Position, owner: int, cell: int, kind: str, occupant: str) -> None:
     w = WEATHER_BY_NAME[kind]
     for n in st.shape.neighbours[cell]:
         cid = st.card[n]
@@ -371,13 +372,13 @@ def weather_adjacent(st: YuxiState, owner: int, cell: int, kind: str, occupant: 
             set_weather(st, n, w)
 
 
-def weather_area(st: YuxiState, owner: int, cell: int, kind: str, shape: str) -> None:
+def weather_area(st: Position, owner: int, cell: int, kind: str, shape: str) -> None:
     w = WEATHER_BY_NAME[kind]
     for n in shape_cells(st, cell, shape):
         set_weather(st, n, w)
 
 
-def clear_weather_around(st: YuxiState, owner: int, cell: int, gain: int) -> None:
+def clear_weather_around(st: Position, owner: int, cell: int, gain: int) -> None:
     cleared = 0
     for n in shape_cells(st, cell, "cross"):
         if st.weather[n]:
@@ -388,7 +389,7 @@ def clear_weather_around(st: YuxiState, owner: int, cell: int, gain: int) -> Non
     boost(st, cell, cleared * gain)
 
 
-def empower_on_weather(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def empower_on_weather(st: Position, owner: int, cell: int, amount: int) -> None:
     if st.weather[cell]:
         st.weather[cell] = NO_WEATHER
         if st.log is not None:
@@ -396,19 +397,19 @@ def empower_on_weather(st: YuxiState, owner: int, cell: int, amount: int) -> Non
         boost(st, cell, amount)
 
 
-def add_void(st: YuxiState, owner: int, cell: int, card: int, count: int) -> None:
+def add_void(st: Position, owner: int, cell: int, card: int, count: int) -> None:
     for _ in range(count):
         add_to_hand(st, owner, card)
 
 
-def gain_coins(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def gain_coins(st: Position, owner: int, cell: int, amount: int) -> None:
     st.purse[owner] += amount
     mint(st, amount)
     if amount and st.log is not None:
         st.log.add(st, "coins", -1, amount, owner=owner)
 
 
-def gain_coins_per_title(st: YuxiState, owner: int, cell: int, title: str, amount: int, scope: str) -> None:
+def gain_coins_per_title(st: Position, owner: int, cell: int, title: str, amount: int, scope: str) -> None:
     """``scope="adjacent"``: characters next to ``cell``, either side; ``"allies"``: every
     friendly character on the board."""
     if scope == "adjacent":
@@ -418,7 +419,7 @@ def gain_coins_per_title(st: YuxiState, owner: int, cell: int, title: str, amoun
     gain_coins(st, owner, cell, count * amount)
 
 
-def steal_adjacent_coins(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def steal_adjacent_coins(st: Position, owner: int, cell: int, amount: int) -> None:
     for n in st.shape.neighbours[cell]:
         if st.card[n] and st.owner[n] != owner and st.coins[n]:
             took = min(amount, st.coins[n])
@@ -428,7 +429,7 @@ def steal_adjacent_coins(st: YuxiState, owner: int, cell: int, amount: int) -> N
                 st.log.add(st, "steal", n, took)
 
 
-def recycle_coins(st: YuxiState, owner: int, cell: int, max: int, card: int) -> None:
+def recycle_coins(st: Position, owner: int, cell: int, max: int, card: int) -> None:
     """Move up to ``max`` coins carried by your characters (cell order) into Coin cards.
 
     A transfer, not a payment: the discount aura does not apply and no coin is minted (the
@@ -445,17 +446,17 @@ def recycle_coins(st: YuxiState, owner: int, cell: int, max: int, card: int) -> 
         add_to_hand(st, owner, card, minted=False)
 
 
-def boost_per_purse(st: YuxiState, owner: int, cell: int, max: int) -> None:
+def boost_per_purse(st: Position, owner: int, cell: int, max: int) -> None:
     boost(st, cell, min(max, st.purse[owner]))
 
 
-def boost_allies_by_coins(st: YuxiState, owner: int, cell: int, title: str) -> None:
+def boost_allies_by_coins(st: Position, owner: int, cell: int, title: str) -> None:
     for n in range(len(st.card)):
         if st.owner[n] == owner and _has_title(st, n, title):
             boost(st, n, st.coins[n])
 
 
-def return_to_deck(st: YuxiState, owner: int, cell: int) -> None:
+def return_to_deck(st: Position, owner: int, cell: int) -> None:
     """The target goes back to its owner's deck (a void card, which can never be in a deck,
     goes to the grave instead); its coins go to its owner's purse; no death triggers."""
     coins = st.coins[cell]
@@ -472,13 +473,13 @@ def return_to_deck(st: YuxiState, owner: int, cell: int) -> None:
         st.deck_n[p] += 1
 
 
-def strike_weathered_enemies(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def strike_weathered_enemies(st: Position, owner: int, cell: int, amount: int) -> None:
     for n in range(len(st.card)):
         if st.card[n] and st.owner[n] != owner and st.weather[n]:
             damage(st, n, amount)
 
 
-def discount(st: YuxiState, owner: int, cell: int, amount: int) -> None:
+def discount(st: Position, owner: int, cell: int, amount: int) -> None:
     """Aura marker: the engine reads the amount through :func:`discount_of`; never called."""
     raise AssertionError("auras are passive; discount() is never resolved as an action")
 

@@ -14,14 +14,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from paiju.yuxi.game import YuxiState
-
+from typing import Protocol
 
 RULES = "the rules"
 """The source of what no card caused (a turn that ends by itself, a finished player, the die)."""
+
+
+class Cells(Protocol):
+    """What the log reads of a position (:class:`paiju.yuxi.position.Position`, which holds the
+    log and so is not imported here): the card id, owner and points on each cell."""
+
+    @property
+    def card(self) -> Sequence[int]: ...
+
+    @property
+    def owner(self) -> Sequence[int]: ...
+
+    @property
+    def power(self) -> Sequence[int]: ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +64,7 @@ class EventLog:
     def pop(self) -> None:
         self.sources.pop()
 
-    def add(self, st: YuxiState, what: str, cell: int = -1, amount: int = 0, *, owner: int = -1) -> None:
+    def add(self, st: Cells, what: str, cell: int = -1, amount: int = 0, *, owner: int = -1) -> None:
         card = st.card[cell] if cell >= 0 else 0
         if cell >= 0 and owner < 0:
             owner = st.owner[cell]

@@ -53,15 +53,9 @@ from paiju.yuxi.actions import (
     Offer,
 )
 from paiju.yuxi.board import BoardShape, board_shape
+from paiju.yuxi.card_types import T_ALLY, T_CELL, T_CHARACTER, T_EMPTY, T_ENEMY, T_NONE, CompiledCard
 from paiju.yuxi.cards import (
-    T_ALLY,
-    T_CELL,
-    T_CHARACTER,
-    T_EMPTY,
-    T_ENEMY,
-    T_NONE,
     CardTable,
-    CompiledCard,
     card_table_from_text,
     load_card_table,
     max_voids_per_card,
@@ -83,8 +77,9 @@ from paiju.yuxi.effects import (
     pay,
     resolve_deaths,
 )
-from paiju.yuxi.events import EventLog
+from paiju.yuxi.invariants import InvariantViolation, check_invariants
 from paiju.yuxi.phases import PH_DEAL, PH_DIE, PH_OFFER, PH_OVER, PH_PLAY, PH_SWAP, PHASE_NAMES, Phase
+from paiju.yuxi.position import Position
 
 THUNDER_DAMAGE = 2
 EROSION_DRAIN = 1
@@ -267,49 +262,17 @@ class YuxiGame:
         return state.parse_action(text)
 
 
-class YuxiState(State):
-    """A yuxi position. Board attributes are parallel lists indexed by cell."""
+class YuxiState(Position, State):
+    """A yuxi position (:class:`~paiju.yuxi.position.Position`: the data) with the rules that
+    move it."""
 
     game: YuxiGame
-
-    __slots__ = (
-        "acted",
-        "armour",
-        "base",
-        "bonus",
-        "card",
-        "cards",
-        "cd",
-        "coin_total",
-        "coins",
-        "deck",
-        "deck_n",
-        "grave",
-        "hand",
-        "log",
-        "offer",
-        "offer_size",
-        "out",
-        "owner",
-        "phase",
-        "played",
-        "power",
-        "purse",
-        "score",
-        "shape",
-        "skipped",
-        "to_move",
-        "turn",
-        "voids",
-        "weather",
-    )
 
     def __init__(self, game: YuxiGame, *, empty: bool = False) -> None:
         self.game = game
         self.shape = game.shape
         self.cards = game.cards
-        self.log: EventLog | None = None
-        """Records what each step did when set (:mod:`paiju.yuxi.events`); clones never record."""
+        self.log = None
         if empty:
             return
         n = game.shape.cells
@@ -322,27 +285,21 @@ class YuxiState(State):
         self.coins = [0] * n
         self.cd = [0] * n
         self.weather = [0] * n
-        self.hand: list[list[int]] = [[], []]
+        self.hand = [[], []]
         self.deck = [list(game.initial_decks[0]), list(game.initial_decks[1])]
         self.deck_n = [sum(self.deck[0]), sum(self.deck[1])]
         self.grave = [[0] * ids, [0] * ids]
         self.voids = [[0] * ids, [0] * ids]
-        """Void cards created so far, per player and id (re-derived by the invariant checker)."""
         self.purse = [STARTING_PURSE, STARTING_PURSE]
         self.score = [0, 0]
-        """Points on the board per player, kept incrementally by the effect primitives."""
         self.coin_total = 2 * STARTING_PURSE
-        """The coin ledger: mints minus burns; must equal all coins in existence."""
         self.phase = PH_DEAL
         self.to_move = 0
         self.played = False
-        """The player to move has played a deck (non-void) card this turn."""
         self.acted = False
-        """The player to move has played any card this turn (else ending the turn is a pass)."""
         self.out = [False, False]
         self.skipped = [False, False]
-        """The player's last turn ended by itself (nothing playable) and no card was played since."""
-        self.offer: list[int] = []
+        self.offer = []
         self.offer_size = 0
         self.turn = 0
         self.bonus = 0
@@ -684,8 +641,7 @@ class YuxiState(State):
     def _check(self, before: YuxiState | None, action: Any) -> None:
         """The invariants first (their names are what audits report), then the rules oracle;
         an invariant failure is explained by the oracle's finding when it has one."""
-        from paiju.yuxi.invariants import InvariantViolation, check_invariants
-        from paiju.yuxi.oracle import check_step, explain
+        from paiju.yuxi.oracle import check_step, explain  # loaded only by a game that checks its steps
 
         if self.game.check_invariants:
             try:
@@ -1014,7 +970,7 @@ class YuxiState(State):
         )
 
     def __str__(self) -> str:
-        from paiju.yuxi.render import board_text
+        from paiju.yuxi.render import board_text  # Rich loads only when a board is shown
 
         return board_text(self)
 

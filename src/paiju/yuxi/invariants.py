@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NoReturn
 from paiju.yuxi.phases import PH_DIE, PH_OVER, PH_PLAY, PH_SWAP
 
 if TYPE_CHECKING:
-    from paiju.yuxi.game import YuxiState
+    from paiju.yuxi.position import Position
 
 
 class InvariantViolation(AssertionError):
@@ -46,7 +46,7 @@ class InvariantViolation(AssertionError):
         """The rule at fault when the rules oracle could name it (``paiju.yuxi.oracle``)."""
 
 
-def check_invariants(st: YuxiState) -> None:
+def check_invariants(st: Position) -> None:
     """Raise :class:`InvariantViolation` naming the first invariant that fails."""
     # the families run in a fixed order, so the invariant reported is always the first failing one;
     # the board walk comes first because the score and card families check against its tallies
@@ -73,9 +73,9 @@ class _BoardTally:
     """Copies of each card id each player has on the board."""
 
 
-def _check_board(st: YuxiState) -> _BoardTally:
+def _check_board(st: Position) -> _BoardTally:
     """``board``, ``alive``, ``non_negative`` (carried), ``cooldown`` and ``weather``, cell by cell."""
-    ids = st.game.table.num_ids + 1
+    ids = len(st.cards)
     tally = _BoardTally([0, 0], [[0] * ids, [0] * ids])
     for i in range(st.shape.cells):
         cid = st.card[i]
@@ -91,7 +91,7 @@ def _check_board(st: YuxiState) -> _BoardTally:
     return tally
 
 
-def _check_empty_cell(st: YuxiState, i: int, where: str) -> None:
+def _check_empty_cell(st: Position, i: int, where: str) -> None:
     if st.owner[i] != -1 or st.power[i] or st.base[i] or st.armour[i] or st.coins[i] or st.cd[i]:
         _fail(
             "board",
@@ -100,7 +100,7 @@ def _check_empty_cell(st: YuxiState, i: int, where: str) -> None:
         )
 
 
-def _check_character_cell(st: YuxiState, i: int, where: str, ids: int) -> None:
+def _check_character_cell(st: Position, i: int, where: str, ids: int) -> None:
     cid = st.card[i]
     c = st.cards[cid] if 0 < cid < ids else None
     if c is None or not c.is_character:
@@ -120,7 +120,7 @@ def _check_character_cell(st: YuxiState, i: int, where: str, ids: int) -> None:
         _fail("cooldown", f"{where} ({c.key}) has no timed skill but cooldown {st.cd[i]}")
 
 
-def _check_purses_and_scores(st: YuxiState, tally: _BoardTally) -> None:
+def _check_purses_and_scores(st: Position, tally: _BoardTally) -> None:
     """``non_negative`` (purses) and ``score``."""
     for p in (0, 1):
         if st.purse[p] < 0:
@@ -132,12 +132,12 @@ def _check_purses_and_scores(st: YuxiState, tally: _BoardTally) -> None:
             )
 
 
-def _check_hand_and_cards(st: YuxiState, p: int, on_board: list[int]) -> None:
+def _check_hand_and_cards(st: Position, p: int, on_board: list[int]) -> None:
     """``hands``, ``cards`` and ``voids`` for player ``p``."""
     hand = st.hand[p]
     if any(hand[k] > hand[k + 1] for k in range(len(hand) - 1)):
         _fail("hands", f"player {p}'s hand {hand} is not sorted")
-    ids = st.game.table.num_ids + 1
+    ids = len(st.cards)
     in_hand = [0] * ids
     for cid in hand:
         in_hand[cid] += 1
@@ -176,7 +176,7 @@ def _check_hand_and_cards(st: YuxiState, p: int, on_board: list[int]) -> None:
         )
 
 
-def _check_coin_ledger(st: YuxiState) -> None:
+def _check_coin_ledger(st: Position) -> None:
     cards = st.cards
     coins_held = (
         sum(st.purse)
@@ -196,7 +196,7 @@ def _check_coin_ledger(st: YuxiState) -> None:
         )
 
 
-def _check_swap_offer(st: YuxiState) -> None:
+def _check_swap_offer(st: Position) -> None:
     """``phase``: an offer exists exactly during the swap decision and comes from the mover's deck."""
     if st.phase != PH_SWAP:
         if st.offer:
@@ -211,7 +211,7 @@ def _check_swap_offer(st: YuxiState) -> None:
         _fail("phase", f"offer {st.offer} is not drawn from player {st.to_move}'s deck")
 
 
-def _check_turn_and_die(st: YuxiState) -> None:
+def _check_turn_and_die(st: Position) -> None:
     """``phase``: the mover is still in the game, the game ends only when both are out, and the die
     bonus is set only after the game, in 1..6."""
     ph, die_on = st.phase, st.game.config.die_bonus

@@ -18,13 +18,13 @@ from paiju.yuxi.effects import WEATHER_NAMES
 from paiju.yuxi.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
-    from paiju.yuxi.game import YuxiState
+    from paiju.yuxi.position import Position
 
 WEATHER_MARK = ("", "~fog", "⚡thunder", "*ice", "%erosion")
 _SEAT_STYLE = ("bold blue", "bold red")
 
 
-def _unit_text(st: YuxiState, cell: int) -> str:
+def _unit_text(st: Position, cell: int) -> str:
     c = st.cards[st.card[cell]]
     assert c is not None
     parts = [f"{'AB'[st.owner[cell]]}:{c.key}", f"{st.power[cell]}/{st.base[cell]}"]
@@ -37,7 +37,7 @@ def _unit_text(st: YuxiState, cell: int) -> str:
     return " ".join(parts)
 
 
-def board_text(st: YuxiState) -> str:
+def board_text(st: Position) -> str:
     """The board as plain text lines, then purses, scores and hand sizes."""
 
     sh = st.shape
@@ -59,7 +59,7 @@ def board_text(st: YuxiState) -> str:
     return "\n".join(lines)
 
 
-def board_table(st: YuxiState, *, reveal_hands: bool = True, hands: Sequence[int] = (0, 1)) -> Group:
+def board_table(st: Position, *, reveal_hands: bool = True, hands: Sequence[int] = (0, 1)) -> Group:
     """A Rich table of the board, then a line each for the scores, purses and hands.
 
     Each character's name carries its owner as ``A:`` / ``B:``, so the board reads without
@@ -123,5 +123,10 @@ LEGEND = (
 """What the board's marks and the moves' notation mean: printed once by ``paiju yuxi play``."""
 
 
-def _keys(st: YuxiState, ids: list[int]) -> str:
-    return ", ".join(st.game.table.card(c).key for c in ids) or "-"
+def _keys(st: Position, ids: list[int]) -> str:
+    keys = []
+    for cid in ids:
+        c = st.cards[cid]
+        assert c is not None  # a hand holds card ids 1..n
+        keys.append(c.key)
+    return ", ".join(keys) or "-"
