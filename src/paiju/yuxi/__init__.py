@@ -9,7 +9,10 @@ Public API::
     twin = game.sample_state(obs, rng)        # determinization
 
 * :mod:`paiju.yuxi.game`: the engine (:class:`YuxiGame`, :class:`YuxiState`, observations);
+* :mod:`paiju.yuxi.position`: what a position holds (a :class:`YuxiState` is one), which the
+  effects, the invariant checker and the rendering act on without importing the game;
 * :mod:`paiju.yuxi.cards`: the card table and decks (data in ``data/*.toml``), validation;
+  the card types themselves (:class:`Card`, the compiled form) in :mod:`paiju.yuxi.card_types`;
 * :mod:`paiju.yuxi.effects`: the effect vocabulary cards are made of;
 * :mod:`paiju.yuxi.actions`: the fixed action space and chance outcomes;
 * :mod:`paiju.yuxi.invariants`: the invariant checker;

@@ -17,6 +17,7 @@ EffectFn = Callable[..., None]
 """An effect function, called as ``fn(state, owner, cell, **params)`` (:mod:`paiju.yuxi.effects`)."""
 
 TARGET_CODES = {"empty": 0, "enemy": 1, "ally": 2, "character": 3, "cell": 4, "none": 5}
+"""A card's ``target`` as :attr:`CompiledCard.target` holds it (the engine compares ints)."""
 T_EMPTY, T_ENEMY, T_ALLY, T_CHARACTER, T_CELL, T_NONE = range(6)
 
 
