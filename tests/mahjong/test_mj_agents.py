@@ -65,7 +65,8 @@ def _turn_observations(count: int, seed: int, agent: str = "greedy") -> list[Dec
 # ---- registry and legal play ---------------------------------------------------------------------
 def test_registry_names_specs_and_errors() -> None:
     assert REGISTRY.names() == [
-        "ddqn", "dqn", "expectimax", "expectimax-ddqn", "expectimax-dqn", "greedy", "random", "supervised"
+        "ddqn", "dqn", "expectimax", "expectimax-ddqn", "expectimax-distill", "expectimax-dqn", "greedy",
+        "random", "supervised",
     ]
     agent = REGISTRY.make("expectimax:depth=1,alpha=0.5", seed=3)
     assert isinstance(agent, ExpectimaxAgent) and agent.depth == 1 and agent.alpha == 0.5

@@ -20,3 +20,11 @@ def supervised_model_file(folder: Path, model: str, target: str = "discard") -> 
     """Where the trained ``model`` is written in ``folder`` (and looked for: Table 4, the
     shipped models): ``mj-sup-{model}.pt``, a value model ``mj-value-{model}.pt``."""
     return folder / (f"mj-sup-{model}.pt" if target == "discard" else f"mj-value-{model}.pt")
+
+
+def distill_model_file(folder: Path, name: str = "distill") -> Path:
+    """Where the distilled network ``name`` is shipped in ``folder`` (``expectimax-distill``'s
+    ``model=``; ``paiju.mahjong.distill``): ``mj-{name}.pt``, the run's ``config.json`` (with the
+    command that made it) and ``metrics.json`` beside it as ``mj-{name}.config.json`` and
+    ``mj-{name}.metrics.json`` (:mod:`paiju.core.run_folder`)."""
+    return folder / f"mj-{name}.pt"

@@ -215,6 +215,39 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
         file_params=("model", "value_model"),
     )
 
+DISTILL_DEFAULTS: dict[str, Any] = {
+    "model": "", "depth": 2, "alpha": 0.6, "claim_depth": 1, "order": "distill", "leaf": "distill",
+    "threads": 1,
+}
+"""``expectimax-distill``'s parameters (:func:`paiju.mahjong.distill.make_agent` takes its defaults
+from here: naming the agent must not import torch)."""
+DISTILL_CHOICES: dict[str, tuple[str, ...]] = {"order": ("distill", "shanten"), "leaf": ("distill", "value")}
+"""``order=``: the distilled advantage head prunes the tree, or the teacher's shanten ordering;
+``leaf=``: the distilled value head values the leaves, or the teacher's analytic leaf."""
+
+
+def _distill_agent(seed: SeedLike = None, **params: Any) -> Any:
+    """Factory of ``expectimax-distill``; torch is imported only when one is built."""
+    from paiju.mahjong.distill import make_agent
+
+    return make_agent(seed, **params)
+
+
+REGISTRY.register(
+    "expectimax-distill",
+    _distill_agent,
+    DISTILL_DEFAULTS,
+    "the value Expectimax with its teacher's settings (expectimax:leaf=value,ron=classes), pruned "
+    "by a network distilled from it (order=distill: the top min(ceil(alpha*tiles), kinds) discards by "
+    "its advantage head) and its leaves valued by the network's value head (leaf=distill); model = a "
+    ".pt of python -m paiju.mahjong.train_distill (empty: the shipped mj-distill.pt); order=shanten or "
+    "leaf=value puts the teacher's part back; threads = torch threads (0 = default)",
+    limits={"depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3), "threads": (0, 64)},
+    choices=DISTILL_CHOICES,
+    process_wide={"threads": "sets torch's thread count for the whole process"},
+    file_params=("model",),
+)
+
 __all__ = [
     "REGISTRY",
     "ExpectimaxAgent",

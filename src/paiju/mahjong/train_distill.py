@@ -1,0 +1,519 @@
+"""Train the distilled network (:mod:`paiju.mahjong.distill`) on search-labelled data.
+
+    python -m paiju.mahjong.train_distill --data runs/mj-search-3584 --out runs/mj-distill
+
+One file, top to bottom (CleanRL's shape): the config; the samples; the split; the training
+loop; the report. Every decision of the data is read through DuckDB
+(:func:`paiju.mahjong.search_data.connect`) and its position rebuilt by replaying the hand
+(:func:`paiju.mahjong.search_data.replay`).
+
+**The targets are the teacher's own values.** On a turn the teacher valued every discard it
+expanded (``options`` / ``values``). Each value is *charged* with the discard's deal-in risk
+(:func:`paiju.mahjong.agents.value.charge_deal_in`: ``(1 - p) * tree - cost``, with ``p`` and
+``cost`` from :func:`~paiju.mahjong.agents.value.deal_in_risk` of the teacher's settings).
+
+* The **advantage head** learns each option's advantage over the action played, the target
+  of :func:`paiju.mahjong.search_data.advantages`: its score of option ``k`` less its score of
+  the action is regressed on ``v(k) - v(action)``. It learns twice from each decision: with
+  the risk as input and the charged values (the root, as the teacher plays), and with zero
+  risk and the uncharged tree values (inside the tree, where nothing is charged). A decision
+  counts when the action played is an evaluated discard (not a kong, not a discard the
+  teacher pruned).
+* The **value head** learns the uncharged tree value of each evaluated discard, recovered
+  from the stored value by undoing the charge: ``tree = (v + cost) / (1 - p)`` (the risk
+  recomputed from the replayed observation; ``tests/mahjong/test_mj_distill.py`` checks it
+  against the teacher's tree run again without its defence). The sample is the 3k+1 hand
+  after the discard with the decision's own draws left: a leaf one layer before the
+  teacher's leaves.
+
+The split is by hand index: the last ``test`` share of the hands is the test set of the
+report, the ``validation`` share before it picks the epoch whose weights are kept (the
+untrained network, epoch -1, included). Adam; a checkpoint after every epoch, so an
+interrupted run, resumed, gives the uninterrupted run's weights (tested). The run folder is
+:mod:`paiju.core.run_folder`'s: ``config.json``, ``checkpoint.pt``, ``model.pt`` (the kept
+weights, what ``expectimax-distill:model=`` loads), ``metrics.jsonl`` (one line an epoch),
+``metrics.json`` (the report), ``curve.png``; beside them ``samples.npz``, the replayed
+samples, built once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from paiju.core import run_folder
+from paiju.core.errors import ConfigError, PaijuError
+from paiju.core.rng import derive_seed
+from paiju.core.run_folder import RunFolder
+from paiju.mahjong import distill as D
+from paiju.mahjong import search_data as S
+from paiju.mahjong.agents import draws_left
+from paiju.mahjong.agents.value import LeafState
+from paiju.mahjong.game import Phase
+from paiju.mahjong.tiles import NUM_KINDS
+
+
+@dataclass(frozen=True)
+class DistillConfig:
+    data: str
+    """A finished search-data folder (``paiju mahjong search-data``)."""
+    out: str
+    """The run folder (resumes)."""
+    value_hidden: tuple[int, ...] = (128, 64)
+    order_hidden: tuple[int, ...] = (64, 64)
+    residual: bool = True
+    """The value head learns a correction to the teacher's analytic leaf (starts as that leaf)."""
+    epochs: int = 10
+    batch: int = 256
+    """Decisions per step (the value head takes all their evaluated discards)."""
+    lr: float = 1e-3
+    weight_decay: float = 1e-5
+    validation: float = 0.1
+    """Share of the hands (before the test hands) that picks the epoch kept."""
+    test: float = 0.1
+    """Share of the hands (the last ones) the report is measured on."""
+    hands: int = 0
+    """Read only the data's first hands (0: all)."""
+    seed: int = 0
+    threads: int = 1
+
+
+# ---- samples -----------------------------------------------------------------------------------
+@dataclass
+class Samples:
+    """The data's turn decisions (one row each) and their evaluated discards (one value sample each)."""
+
+    hand: np.ndarray  # (R, 34) int8: the 3k+2 hand
+    unseen: np.ndarray  # (R, 34) int8
+    melds: np.ndarray  # (R, 34) int8
+    n_melds: np.ndarray  # (R,) float32
+    exposed: np.ndarray  # (R,) float32
+    draws: np.ndarray  # (R,) float32: own draws left
+    table: np.ndarray  # (R, TABLE) int64
+    shanten_after: np.ndarray  # (R, 34) int8
+    risk: np.ndarray  # (R, 2, 34) float32: the teacher's deal-in chance and cost
+    charged: np.ndarray  # (R, 34) float32: the stored values; NaN where not evaluated
+    tree: np.ndarray  # (R, 34) float32: the uncharged tree values; NaN where not evaluated
+    action: np.ndarray  # (R,) int16: the action played
+    teacher_action: np.ndarray  # (R,) int16
+    hand_index: np.ndarray  # (R,) int64: the data's hand
+    move: np.ndarray  # (R,) int32: the decision's move in the hand (replay() rebuilds its position)
+    player: np.ndarray  # (R,) str: who played
+    leaf_row: np.ndarray  # (V,) int64: the row of each value sample
+    leaf_kind: np.ndarray  # (V,) int8: its discard
+    leaf_shanten: np.ndarray  # (V,) int8: the shanten of the hand after it
+    leaf_analytic: np.ndarray  # (V,) float32: the teacher's analytic leaf of that hand, points
+
+    def rows(self) -> int:
+        return len(self.hand)
+
+    def row_position(self, rows: np.ndarray) -> D.Position:
+        return D.Position(self.hand[rows].astype(np.int64), self.unseen[rows].astype(np.int64),
+                          self.melds[rows].astype(np.int64), self.n_melds[rows], self.exposed[rows],
+                          self.draws[rows], self.table[rows])
+
+    def order_inputs(self, rows: np.ndarray, charged: bool) -> np.ndarray:
+        """The advantage head's inputs of ``rows``: with the risk (``charged``) or without."""
+        risk = self.risk[rows] if charged else np.zeros((len(rows), 2, NUM_KINDS), np.float32)
+        return D.order_inputs(self.row_position(rows), self.shanten_after[rows].astype(np.int64), risk)
+
+    def value_inputs(self, leaves: np.ndarray, residual: bool) -> np.ndarray:
+        """The value head's inputs of value samples ``leaves``: the row's hand less the discard."""
+        rows = self.leaf_row[leaves]
+        p = self.row_position(rows)
+        hand = p.hand.copy()
+        hand[np.arange(len(leaves)), self.leaf_kind[leaves]] -= 1
+        analytic = self.leaf_analytic[leaves] if residual else np.zeros(len(leaves), np.float32)
+        return D.value_inputs(p._replace(hand=hand), self.leaf_shanten[leaves].astype(np.int64), analytic)
+
+    def leaf_target(self, leaves: np.ndarray) -> np.ndarray:
+        return self.tree[self.leaf_row[leaves], self.leaf_kind[leaves]]
+
+
+def _row_samples(teacher: Any, risk_of: D.RiskOf, obs: Any, row: dict[str, Any]) -> dict[str, Any] | None:
+    """One turn decision's row arrays and value samples; None when no discard was evaluated."""
+    kinds = [a for a in row["options"] if a < NUM_KINDS]
+    if not kinds:
+        return None
+    by = dict(zip(row["options"], row["values"], strict=True))
+    risk = D.risk_array(risk_of(obs))
+    charged = np.full(NUM_KINDS, np.nan, np.float32)
+    tree = np.full(NUM_KINDS, np.nan, np.float32)
+    for k in kinds:
+        p, cost = risk[0, k], risk[1, k]
+        if p >= 1:
+            raise ValueError(f"hand {row['hand']} move {row['move']}: a certain deal-in on {k} "
+                             "cannot be uncharged")
+        charged[k] = by[k]
+        tree[k] = (by[k] + cost) / (1 - p)  # charge_deal_in undone (the root's: p0 = c0 = 0)
+    melds = tuple(obs.melds[obs.player])
+    unseen = tuple(obs.unseen_counts())
+    n = draws_left(obs)
+    leaves = []
+    for k in kinds:
+        after = list(obs.hand)
+        after[k] -= 1
+        leaves.append(LeafState(tuple(after), melds, unseen, n, (k,), ()))
+    counts, n_melds, exposed = D.meld_numbers(melds)
+    return {
+        "hand": obs.hand, "unseen": unseen, "melds": counts, "n_melds": n_melds, "exposed": exposed,
+        "draws": n, "table": D.table_numbers(obs), "shanten_after": D.shanten_after(obs.hand), "risk": risk,
+        "charged": charged, "tree": tree, "action": row["action"], "teacher_action": row["teacher_action"],
+        "leaf_kind": kinds, "leaf_shanten": [D.leaf_shanten(lf.hand) for lf in leaves],
+        "leaf_analytic": np.asarray(teacher.leaf_evaluator.evaluate(obs, leaves), np.float32),
+    }
+
+
+def data_samples(folder: str | Path, hands: int = 0) -> Samples:
+    """Every turn decision of a search-data folder (its first ``hands`` hands; 0: all), replayed."""
+    summary = S.read_summary(folder)
+    teacher = D.teacher_agent(summary["teacher"])
+    risk_of = D.agent_risk(teacher)
+    con = S.connect(folder)
+    limit = f"WHERE hand < {int(hands)}" if hands > 0 else ""
+    hand_rows = con.execute(f"SELECT hand, wall, actions FROM hands {limit} ORDER BY hand").fetchall()
+    where = f"phase = {int(Phase.TURN)}" + (f" AND hand < {int(hands)}" if hands > 0 else "")
+    decisions = con.execute(
+        f"SELECT hand, move, seat, player, options, \"values\", action, teacher_action FROM decisions "
+        f"WHERE {where} ORDER BY hand, move").fetchall()
+    names = ("hand", "move", "seat", "player", "options", "values", "action", "teacher_action")
+    by_hand: dict[int, dict[int, dict[str, Any]]] = {}
+    for d in decisions:
+        r = dict(zip(names, d, strict=True))
+        by_hand.setdefault(r["hand"], {})[r["move"]] = r
+    cols: dict[str, list[Any]] = {}
+    leaf_row: list[int] = []
+    for h, wall, actions in hand_rows:
+        todo = by_hand.get(h, {})
+        for move, state in S.replay(wall, actions):
+            row = todo.get(move)
+            if row is None:
+                continue
+            got = _row_samples(teacher, risk_of, state.observation(row["seat"]), row)
+            if got is None:
+                continue
+            leaf_row += [len(cols.get("hand", []))] * len(got["leaf_kind"])
+            got["hand_index"], got["move"], got["player"] = h, move, row["player"]
+            for key, value in got.items():
+                cols.setdefault(key, []).append(value)
+    if not cols:
+        raise ConfigError(f"search data {str(folder)!r} holds no turn decision with an evaluated discard")
+    flat = ("leaf_kind", "leaf_shanten", "leaf_analytic")
+    types = {"hand": np.int8, "unseen": np.int8, "melds": np.int8, "n_melds": np.float32,
+             "exposed": np.float32, "draws": np.float32, "table": np.int64, "shanten_after": np.int8,
+             "risk": np.float32,
+             "charged": np.float32, "tree": np.float32, "action": np.int16, "teacher_action": np.int16,
+             "hand_index": np.int64, "move": np.int32, "player": np.str_, "leaf_kind": np.int8,
+             "leaf_shanten": np.int8, "leaf_analytic": np.float32}
+    arrays = {k: np.asarray(np.concatenate(v) if k in flat else v, dtype=types[k]) for k, v in cols.items()}
+    return Samples(**arrays, leaf_row=np.asarray(leaf_row, np.int64))
+
+
+# ---- the split ---------------------------------------------------------------------------------
+@dataclass
+class Split:
+    """Row indices of each part, and each row's value samples (``leaf_start[r]`` to ``[r + 1]``)."""
+
+    fit: np.ndarray
+    validation: np.ndarray
+    test: np.ndarray
+    leaf_start: np.ndarray
+
+
+def split(s: Samples, validation: float, test: float) -> Split:
+    """By hand index: the last ``test`` share of the hands, the ``validation`` share before it."""
+    hands = np.unique(s.hand_index)
+    n = len(hands)
+    n_test = max(1, round(n * test))
+    n_val = max(1, round(n * validation))
+    if n_test + n_val >= n:
+        raise ConfigError(f"train-distill: {n} hands cannot be split into fit, {n_val} validation and "
+                          f"{n_test} test hands")
+    val_from, test_from = hands[n - n_test - n_val], hands[n - n_test]
+    rows = np.arange(s.rows())
+    start = np.searchsorted(s.leaf_row, np.arange(s.rows() + 1))
+    return Split(rows[s.hand_index < val_from], rows[(s.hand_index >= val_from) & (s.hand_index < test_from)],
+                 rows[s.hand_index >= test_from], start)
+
+
+def leaves_of(sp: Split, rows: np.ndarray) -> np.ndarray:
+    """The value samples of ``rows``."""
+    return np.concatenate([np.arange(sp.leaf_start[r], sp.leaf_start[r + 1]) for r in rows])
+
+
+def advantage_rows(s: Samples, rows: np.ndarray) -> np.ndarray:
+    """The rows whose action played is an evaluated discard (the advantage head's)."""
+    a = s.action[rows].astype(np.int64)
+    ok = a < NUM_KINDS
+    ok[ok] = ~np.isnan(s.charged[rows[ok], a[ok]])
+    return rows[ok]
+
+
+# ---- losses and measures -----------------------------------------------------------------------
+def advantage_errors(scores: torch.Tensor, values: np.ndarray, action: np.ndarray) -> torch.Tensor:
+    """Per evaluated option other than the action played, (score advantage - value advantage)
+    / SCALE: ``scores`` (B, 34) and ``values`` (B, 34, NaN = not evaluated) in points."""
+    t = torch.from_numpy(np.nan_to_num(values, nan=0.0).astype(np.float32)) / D.SCALE
+    mask = torch.from_numpy(~np.isnan(values))
+    idx = torch.from_numpy(action.astype(np.int64))[:, None]
+    mask[torch.arange(len(action)), idx[:, 0]] = False
+    s = scores / D.SCALE
+    err = (s - s.gather(1, idx)) - (t - t.gather(1, idx))
+    return err[mask]
+
+
+def keep_count(hand: np.ndarray, alpha: float) -> np.ndarray:
+    """Per 3k+2 hand, the paper's k: min(ceil(alpha * tiles), distinct kinds)."""
+    tiles = hand.sum(axis=1)
+    return np.minimum(np.maximum(1, np.ceil(alpha * tiles - 1e-9)), (hand > 0).sum(axis=1)).astype(np.int64)
+
+
+def measures(net: D.DistillNet, s: Samples, sp: Split, rows: np.ndarray,
+             alpha: float = 0.6) -> dict[str, Any]:
+    """Held-out measures of ``net`` on ``rows``: value and advantage errors (points) beside
+    their baselines, the teacher's action's agreement and the pruning's recall."""
+    out: dict[str, Any] = {"decisions": len(rows)}
+    leaves = leaves_of(sp, rows)
+    with torch.no_grad():
+        target = s.leaf_target(leaves).astype(float)
+        pred = net.values(torch.from_numpy(s.value_inputs(leaves, net.residual))).numpy().astype(float)
+        analytic = s.leaf_analytic[leaves].astype(float)
+        out["value"] = {
+            "samples": len(leaves), "rmse": _rms(pred - target),
+            "analytic_leaf_rmse": _rms(analytic - target),
+            "mean_rmse": _rms(target - target.mean()),
+        }
+        adv = advantage_rows(s, rows)
+        action = s.action[adv].astype(np.int64)
+        for name, charged, values in (("advantage_root", True, s.charged[adv]),
+                                      ("advantage_in_tree", False, s.tree[adv])):
+            scores = net.scores(torch.from_numpy(s.order_inputs(adv, charged)))
+            err = advantage_errors(scores, values, action).numpy() * D.SCALE
+            zero = advantage_errors(torch.zeros_like(scores), values, action).numpy() * D.SCALE
+            out[name] = {"decisions": len(adv), "options": len(err), "rmse": _rms(err),
+                         "zero_rmse": _rms(zero)}
+        ranking = net.scores(torch.from_numpy(s.order_inputs(rows, True))).numpy()
+    out["agreement"] = _agreement(s, sp, rows, ranking, alpha)
+    return out
+
+
+def _rms(x: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(x)))) if len(x) else math.nan
+
+
+def _agreement(s: Samples, sp: Split, rows: np.ndarray, scores: np.ndarray, alpha: float) -> dict[str, Any]:
+    """How often the head's best discard (among those the teacher evaluated) is the teacher's,
+    the same for the teacher's analytic leaf one layer up (each discard's 3k+1 hand, charged:
+    a depth-0 teacher), and how often the teacher's discard is among the ``k`` the head
+    expands or is the safest (which the agent always expands)."""
+    # the analytic leaf's charged value of each evaluated discard, per row
+    leaves = leaves_of(sp, rows)
+    at = np.repeat(np.arange(len(rows)), np.diff(sp.leaf_start)[rows])
+    kind = s.leaf_kind[leaves].astype(np.int64)
+    p, cost = s.risk[rows[at], 0, kind], s.risk[rows[at], 1, kind]
+    analytic = np.full((len(rows), NUM_KINDS), -np.inf)
+    analytic[at, kind] = (1 - p) * s.leaf_analytic[leaves] - cost
+    t = s.teacher_action[rows].astype(np.int64)
+    ok = t < NUM_KINDS
+    rows, t, scores, analytic = rows[ok], t[ok], scores[ok], analytic[ok]
+    if not len(t):
+        return {"decisions": 0}
+    evaluated = ~np.isnan(s.charged[rows])
+    best = np.where(evaluated, scores, -np.inf).argmax(axis=1)
+    held = s.hand[rows] > 0
+    ranked = np.argsort(-np.where(held, scores, -np.inf), axis=1, kind="stable")
+    rank_of_teacher = (ranked == t[:, None]).argmax(axis=1)
+    safest = np.where(held, s.risk[rows, 1], np.inf).argmin(axis=1)
+    kept = (rank_of_teacher < keep_count(s.hand[rows].astype(np.int64), alpha)) | (safest == t)
+    return {
+        "decisions": len(rows), "top1": float(np.mean(best == t)),
+        "analytic_leaf_top1": float(np.mean(analytic.argmax(axis=1) == t)),
+        "teacher_kept": float(np.mean(kept)), "alpha": alpha,
+    }
+
+
+# ---- training ------------------------------------------------------------------------------------
+def check_config(cfg: DistillConfig) -> None:
+    if cfg.epochs < 1 or cfg.batch < 1 or cfg.hands < 0 or cfg.threads < 0:
+        raise ConfigError("train-distill: epochs and batch must be at least 1, hands and threads at least 0")
+    if not (0 < cfg.validation < 1 and 0 < cfg.test < 1 and cfg.validation + cfg.test < 1):
+        raise ConfigError(f"train-distill: validation={cfg.validation} and test={cfg.test} must be shares "
+                          "in (0, 1) leaving hands to fit on")
+    if not cfg.value_hidden or not cfg.order_hidden or min(cfg.value_hidden + cfg.order_hidden) < 1:
+        raise ConfigError("train-distill: every hidden width must be at least 1")
+
+
+def load_samples(cfg: DistillConfig, out: Path) -> Samples:
+    """The samples of ``cfg.data``, replayed once and kept in ``out/samples.npz``."""
+    cache = out / "samples.npz"
+    if cache.is_file():
+        with np.load(cache, allow_pickle=False) as z:
+            return Samples(**{f.name: z[f.name] for f in fields(Samples)})
+    samples = data_samples(cfg.data, cfg.hands)
+    tmp = out / "samples.tmp.npz"
+    np.savez(tmp, **asdict(samples))
+    tmp.replace(cache)
+    return samples
+
+
+def _loss(net: D.DistillNet, s: Samples, sp: Split, rows: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    """The value head's and the advantage head's mean squared errors (kilo-points²) on ``rows``."""
+    leaves = leaves_of(sp, rows)
+    pred = net.values(torch.from_numpy(s.value_inputs(leaves, net.residual)))
+    value = (((pred - torch.from_numpy(s.leaf_target(leaves))) / D.SCALE) ** 2).mean()
+    adv = advantage_rows(s, rows)
+    action = s.action[adv].astype(np.int64)
+    errors = [advantage_errors(net.scores(torch.from_numpy(s.order_inputs(adv, charged))), values, action)
+              for charged, values in ((True, s.charged[adv]), (False, s.tree[adv]))]
+    both = torch.cat(errors)
+    return value, (both**2).mean() if len(both) else value.new_zeros(())
+
+
+def train(cfg: DistillConfig) -> dict[str, Any]:
+    """Train the run ``cfg.out``, or resume it where its checkpoint stands (a run of another
+    configuration is refused); returns the report (also ``metrics.json``)."""
+    check_config(cfg)
+    summary = S.read_summary(cfg.data)  # a finished search-data folder, checked before anything is written
+    torch.set_num_threads(cfg.threads or torch.get_num_threads())
+    job = {k: summary[k] for k in ("format", "teacher", "players", "seed", "hands")}
+    run = RunFolder(cfg.out, "train-distill", cfg, may_change=("epochs", "threads", "out"),
+                    extra_identity={"data_job": job})
+    state = run.load_checkpoint(CHECKPOINT_FORMAT) if run.has_checkpoint() else None
+    run.path.mkdir(parents=True, exist_ok=True)
+    run.write_config(command_line(cfg), data_job=job)
+    s = load_samples(cfg, run.path)
+    sp = split(s, cfg.validation, cfg.test)
+
+    torch.manual_seed(cfg.seed)
+    net = D.DistillNet(cfg.value_hidden, cfg.order_hidden, cfg.residual)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+
+    def validation_loss() -> float:
+        net.eval()
+        with torch.no_grad():
+            value, adv = _loss(net, s, sp, sp.validation)
+        net.train()
+        return float(value + adv)
+
+    metrics: list[dict[str, Any]] = []
+    best: dict[str, Any] = {"epoch": -1, "loss": validation_loss(), "net": _copy(net)}
+    start = 0
+    if state is not None:
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        start, metrics = int(state["epoch"]) + 1, json.loads(state["metrics"])
+        best = {"epoch": int(state["best_epoch"]), "loss": float(state["best_loss"]),
+                "net": state["best_net"]}
+    for epoch in range(start, cfg.epochs):
+        clock = time.process_time()
+        rng = np.random.default_rng(derive_seed(cfg.seed, epoch))
+        order = sp.fit[rng.permutation(len(sp.fit))]
+        totals = np.zeros(2)
+        for i in range(0, len(order), cfg.batch):
+            rows = order[i:i + cfg.batch]
+            value, adv = _loss(net, s, sp, rows)
+            opt.zero_grad()
+            (value + adv).backward()
+            opt.step()
+            totals += [float(value.detach()) * len(rows), float(adv.detach()) * len(rows)]
+        loss_now = validation_loss()
+        metrics.append({"epoch": epoch, "train_loss": float(totals.sum() / len(order)),
+                        "train_value_loss": float(totals[0] / len(order)),
+                        "train_advantage_loss": float(totals[1] / len(order)),
+                        "validation_loss": loss_now, "cpu_s": time.process_time() - clock})
+        if loss_now < best["loss"]:
+            best = {"epoch": epoch, "loss": loss_now, "net": _copy(net)}
+        run.save_checkpoint(CHECKPOINT_FORMAT, {
+            "net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "best_epoch": best["epoch"],
+            "best_loss": best["loss"], "best_net": best["net"], "metrics": json.dumps(metrics)})
+        run.write_metrics(metrics)
+
+    net.load_state_dict(best["net"])
+    net.eval()
+    report: dict[str, Any] = {
+        "config": asdict(cfg), "command": command_line(cfg), "teacher": summary["teacher"],
+        "samples": {"decisions": s.rows(), "value_samples": len(s.leaf_row), "fit": len(sp.fit),
+                    "validation": len(sp.validation), "test": len(sp.test)},
+        "parameters": sum(p.numel() for p in net.parameters()), "best_epoch": best["epoch"],
+        "epochs": metrics,
+        "test": measures(net, s, sp, sp.test),
+        "test_by_player": {str(p): measures(net, s, sp, sp.test[s.player[sp.test] == p])
+                           for p in sorted(set(s.player[sp.test].tolist()))},
+    }
+    D.save_model(run.model_file, D.DistillModel(net, summary["teacher"]))
+    run.write_summary(report)
+    run.plot_curve({"value + advantage MSE (kilo-points²)": ("train_loss", "validation_loss"),
+                    "training, by head": ("train_value_loss", "train_advantage_loss")}, x="epoch")
+    return report
+
+
+def _copy(net: torch.nn.Module) -> dict[str, torch.Tensor]:
+    return {k: v.clone() for k, v in net.state_dict().items()}
+
+
+# ---- the command ---------------------------------------------------------------------------------
+PROG = "python -m paiju.mahjong.train_distill"
+CHECKPOINT_FORMAT = "mj-distill-checkpoint-1"
+
+
+def command_line(cfg: DistillConfig) -> str:
+    """The command that runs ``cfg`` (the options that differ from the defaults)."""
+    words = [*PROG.split(), "--data", cfg.data, "--out", cfg.out]
+    return run_folder.command_line(words, cfg, ("data", "out"))
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(w) for w in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not comma-separated widths") from None
+
+
+def parse_args(argv: list[str] | None = None) -> DistillConfig:
+    """The config of a command line (one ``--kebab-case`` option per field)."""
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    kinds: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "tuple[int, ...]": _widths}
+    for f in fields(DistillConfig):
+        flag = run_folder.field_flag(f)
+        if f.name in ("data", "out"):
+            parser.add_argument(flag, required=True)
+        elif str(f.type) == "bool":
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+        else:
+            parser.add_argument(flag, type=kinds[str(f.type)], default=f.default,
+                                help=f"(default {f.default})")
+    return DistillConfig(**vars(parser.parse_args(argv)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        report = train(parse_args(argv))
+    except PaijuError as err:  # bad arguments or data: one line, no traceback
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    t = report["test"]
+    print(f"best epoch {report['best_epoch']}; test: value RMSE {t['value']['rmse']:.1f} points "
+          f"(analytic leaf {t['value']['analytic_leaf_rmse']:.1f}), advantage RMSE "
+          f"{t['advantage_root']['rmse']:.1f} (zero {t['advantage_root']['zero_rmse']:.1f}), "
+          f"top-1 agreement {t['agreement']['top1']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["DistillConfig", "Samples", "Split", "advantage_errors", "advantage_rows", "command_line",
+           "data_samples", "keep_count", "leaves_of", "load_samples", "main", "measures", "parse_args",
+           "split", "train"]
