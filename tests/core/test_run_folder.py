@@ -46,7 +46,8 @@ def _folder(tmp_path: Path, **changes: Any) -> RunFolder:
 
 def test_the_layout_names_every_file_of_a_run(tmp_path: Path) -> None:
     run = _folder(tmp_path)
-    run.open(resume=False)
+    run.check_start(resume=False)
+    assert not run.path.exists()  # a check: nothing written before the run's first file
     names = {p.name for p in (run.config_file, run.checkpoint_file, run.model_file, run.metrics_file,
                               run.summary_file, run.curve_file)}
     assert names == {"config.json", "checkpoint.pt", "model.pt", "metrics.jsonl", "metrics.json", "curve.png"}
@@ -55,7 +56,7 @@ def test_the_layout_names_every_file_of_a_run(tmp_path: Path) -> None:
 
 def test_config_json_holds_the_config_its_identity_and_the_command(tmp_path: Path) -> None:
     run = _folder(tmp_path, lr=0.5)
-    run.open(resume=False)
+    run.check_start(resume=False)
     run.write_config("paiju x --lr 0.5", data={"rows": 3})
     written = json.loads(run.config_file.read_text())
     assert written["trainer"] == "train-test" and written["command"] == "paiju x --lr 0.5"
@@ -69,7 +70,7 @@ def test_config_json_holds_the_config_its_identity_and_the_command(tmp_path: Pat
 
 def test_metrics_lines_summary_and_curve(tmp_path: Path) -> None:
     run = _folder(tmp_path)
-    run.open(resume=False)
+    run.check_start(resume=False)
     run.write_metrics([{"step": 1, "loss": 2.0}])
     run.append_metrics({"step": 2, "loss": 1.0, "eval": {"win_rate": 0.25}})
     run.append_metrics({"step": 2, "kind": "eval"})  # a line of another kind, without the keys
@@ -87,18 +88,18 @@ def test_metrics_lines_summary_and_curve(tmp_path: Path) -> None:
 def test_a_new_run_refuses_a_folder_that_holds_one_and_a_resume_needs_one(tmp_path: Path) -> None:
     run = _folder(tmp_path)
     with pytest.raises(ConfigError, match=r"holds no checkpoint\.pt to resume from"):
-        run.open(resume=True)
-    run.open(resume=False)
+        run.check_start(resume=True)
+    run.check_start(resume=False)
     run.save_checkpoint("fmt-1", {"step": 3})
     with pytest.raises(ConfigError, match=r"already holds a training run \(checkpoint.pt\): pass --resume"):
-        run.open(resume=False)
-    run.open(resume=True)
+        run.check_start(resume=False)
+    run.check_start(resume=True)
     assert run.load_checkpoint("fmt-1")["step"] == 3
 
 
 def test_the_checkpoint_is_replaced_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = _folder(tmp_path)
-    run.open(resume=False)
+    run.check_start(resume=False)
     run.save_checkpoint("fmt-1", {"weights": torch.arange(4), "step": 1})
 
     def killed(payload: Any, path: Any) -> None:  # half a file written, then the process dies
@@ -116,7 +117,7 @@ def test_the_checkpoint_is_replaced_atomically(tmp_path: Path, monkeypatch: pyte
 
 def test_a_resume_of_another_configuration_is_refused_naming_the_fields(tmp_path: Path) -> None:
     first = _folder(tmp_path, lr=0.1)
-    first.open(resume=False)
+    first.check_start(resume=False)
     first.save_checkpoint("fmt-1", {})
     with pytest.raises(ConfigError, match=r"another configuration \(lr: 0.1 there, 0.2 now\); resume it"):
         _folder(tmp_path, lr=0.2).load_checkpoint("fmt-1")
@@ -130,7 +131,8 @@ def test_a_resume_of_another_configuration_is_refused_naming_the_fields(tmp_path
 
 def test_a_setting_added_since_a_checkpoint_reads_as_its_default(tmp_path: Path) -> None:
     run = _folder(tmp_path)
-    run.open(resume=False)
+    run.check_start(resume=False)
+    run.path.mkdir()
     older = {k: v for k, v in run.identity.items() if k != "compact"}  # saved before compact existed
     older["search"] = {"simulations": 64}  # and before search.hidden
     torch.save({"format": "fmt-1", "identity": older}, run.checkpoint_file)
@@ -141,7 +143,8 @@ def test_a_setting_added_since_a_checkpoint_reads_as_its_default(tmp_path: Path)
 
 def test_a_checkpoint_from_before_the_run_folder_is_read_through_its_legacy_identity(tmp_path: Path) -> None:
     run = _folder(tmp_path)
-    run.open(resume=False)
+    run.check_start(resume=False)
+    run.path.mkdir()
     torch.save({"format": "fmt-1", "config": {**run.identity, "total_steps": 9}}, run.checkpoint_file)
     with pytest.raises(CorruptRecordError, match="without its identity"):
         run.load_checkpoint("fmt-1")

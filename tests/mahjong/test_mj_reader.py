@@ -4,6 +4,7 @@ and plugs into the value Expectimax."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -95,12 +96,14 @@ def test_a_tiny_run_trains_resumes_to_the_same_weights_and_plugs_in(data: Path, 
     split = T.ReaderConfig(**{**cfg.__dict__, "out": str(tmp_path / "split"), "epochs": 1})
     T.train(split)
     T.train(T.ReaderConfig(**{**split.__dict__, "epochs": 2}))
-    a = torch.load(tmp_path / "whole" / "reader.pt", weights_only=True)["state_dict"]
-    b = torch.load(tmp_path / "split" / "reader.pt", weights_only=True)["state_dict"]
+    a = torch.load(tmp_path / "whole" / "model.pt", weights_only=True)["state_dict"]
+    b = torch.load(tmp_path / "split" / "model.pt", weights_only=True)["state_dict"]
     assert all(torch.equal(a[k], b[k]) for k in a)
-    with pytest.raises(ConfigError, match="another reader run"):
+    lines = [json.loads(x) for x in (tmp_path / "split" / "metrics.jsonl").read_text().splitlines()]
+    assert [m["epoch"] for m in lines] == [0, 1] and (tmp_path / "split" / "curve.png").is_file()
+    with pytest.raises(ConfigError, match=r"another configuration \(lr: 0\.001 there, 0\.5 now\)"):
         T.train(T.ReaderConfig(**{**split.__dict__, "lr": 0.5}))
-    reader = NetworkReader.load(tmp_path / "whole" / "reader.pt")
+    reader = NetworkReader.load(tmp_path / "whole" / "model.pt")
     agent = ValueExpectimaxAgent(depth=1, reader=reader)
     for _, state, obs in greedy_turns(1, 2):
         assert agent.act(obs, state.legal_actions()) in state.legal_actions()

@@ -194,7 +194,7 @@ def test_the_commands_write_the_data_and_train_the_reader_or_refuse_in_one_line(
     assert summary["hands"] == 2 and (out / "decisions.parquet").is_file()
     assert run(["mahjong", "train-reader", "--data", str(out), "--out", str(tmp_path / "r"), "--epochs", "1",
                 "--hidden", "8", "--leave-out", TEACHER]) == 0
-    assert "reader" in capsys.readouterr().out and (tmp_path / "r" / "reader.pt").is_file()
+    assert "reader" in capsys.readouterr().out and (tmp_path / "r" / "model.pt").is_file()
     assert run(["mahjong", "search-data", "--out", str(tmp_path / "x"), "--teacher", "greedy"]) == 2
     assert not (tmp_path / "x").exists()  # refused before anything is written
     (tmp_path / "x").mkdir()

@@ -248,7 +248,7 @@ def test_resume_checks_the_settings_and_steps_may_be_extended(uninterrupted: Pat
     train(cfg)
     with pytest.raises(ConfigError, match="already holds a training run"):
         train(cfg)
-    with pytest.raises(ConfigError, match=r"lr=0\.00025"):
+    with pytest.raises(ConfigError, match=r"another configuration \(lr: 0\.00025 there, 0\.001 now\)"):
         train(replace(cfg, lr=1e-3), resume=True)
     train(replace(cfg, total_steps=260), resume=True)  # a longer run from the shorter one's end
     _assert_same_run(uninterrupted, tmp_path)
@@ -262,8 +262,8 @@ def test_a_run_stopped_at_a_checkpoint_is_finished_there_as_the_shorter_run(tmp_
     summary = train(tiny(cut, total_steps=140), resume=True)
     train(tiny(whole, total_steps=140))
     _assert_same_run(whole, cut)
-    assert summary["command"] == load_model(whole / "mj-ddqn.pt")[1]["command"].replace(str(whole), str(cut))
-    ours, theirs = (load_model(p / "mj-ddqn.pt")[0].state_dict() for p in (cut, whole))
+    assert summary["command"] == load_model(whole / "model.pt")[1]["command"].replace(str(whole), str(cut))
+    ours, theirs = (load_model(p / "model.pt")[0].state_dict() for p in (cut, whole))
     assert all(torch.equal(ours[k], theirs[k]) for k in theirs)
 
 
@@ -324,10 +324,14 @@ def test_train_dqn_command_writes_a_model_the_ddqn_agent_plays(tmp_path: Path, c
             "--json"]
     assert run(argv) == 0
     summary = json.loads(capsys.readouterr().out)
-    model = out / "mj-ddqn.pt"
+    model = out / "model.pt"
     assert summary["model"] == str(model)
-    assert {p.name for p in out.iterdir()} >= {"mj-ddqn.pt", "checkpoint.pt", "metrics.jsonl", "curve.png",
-                                               "config.json", "evals"}
+    assert {p.name for p in out.iterdir()} >= {"model.pt", "checkpoint.pt", "metrics.jsonl", "metrics.json",
+                                               "curve.png", "config.json", "evals"}
+    assert json.loads((out / "metrics.json").read_text()) == summary
+    written = json.loads((out / "config.json").read_text())
+    assert written["trainer"] == "train-dqn" and written["config"]["trunk"] == "resnet"
+    assert written["command"] == summary["command"]  # the command that reproduces the run
     net, meta = load_model(model)
     assert meta["features"] == F.FEATURES_VERSION and meta["algorithm"] == "ddqn" and meta["steps"] == 90
     assert meta["command"].startswith(f"paiju mahjong train-dqn --out {out}")

@@ -192,7 +192,7 @@ def test_each_model_learns_a_small_batch(data_file: Path, model: str) -> None:
 def _state(out: Path, model: str) -> dict[str, torch.Tensor]:
     from paiju.algorithms.dqn import load_model
 
-    net, _ = load_model(out / f"mj-sup-{model}.pt")
+    net, _ = load_model(out / "model.pt")
     return net.state_dict()
 
 
@@ -227,7 +227,7 @@ def test_resumed_training_equals_an_uninterrupted_one(data_file: Path, tmp_path:
     assert untimed(whole) == untimed(resumed) and whole["test_accuracy"] == resumed["test_accuracy"]
     lines = (tmp_path / "b" / "metrics.jsonl").read_text().splitlines()
     assert [json.loads(line)["epoch"] for line in lines] == [1, 2, 3]
-    with pytest.raises(ConfigError, match="other settings"):
+    with pytest.raises(ConfigError, match=r"another configuration \(lr: 0\.001 there, 0\.5 now\)"):
         train(replace(part, epochs=4, lr=0.5), resume=True)
 
 
@@ -282,9 +282,10 @@ def test_cli_end_to_end_writes_a_model_an_agent_plays(
     )
     printed = capsys.readouterr().out
     assert "test accuracy" in printed and (out / "curve.png").is_file()
-    result = json.loads((out / "summary.json").read_text())
+    result = json.loads((out / "metrics.json").read_text())
     assert 0.0 <= result["test_accuracy"] <= 1.0 and len(result["metrics"]) == 2
-    model = out / "mj-sup-cnn.pt"
+    model = out / "model.pt"
+    assert result["model_file"] == str(model) and result["model"] == "cnn"
     for spec in (f"supervised:model={model}", f"dqn:model={model}"):
         agents = [REGISTRY.make(REGISTRY.resolve(spec), seed=0)] + [
             REGISTRY.make(REGISTRY.resolve("greedy"), seed=s) for s in (1, 2, 3)
@@ -299,7 +300,7 @@ def test_cli_end_to_end_writes_a_model_an_agent_plays(
                 "--target", "score", "--features", "shape", "--out", str(value_run), "--epochs", "1",
                 "--validation", "0.25", "--test", "0.25"]) == 0
     assert "value model: 1 epochs, validation correlation" in capsys.readouterr().out
-    value = value_run / "mj-value-mlp.pt"
+    value = value_run / "model.pt"
     combined = f"expectimax-ddqn:model={model},value_model={value},depth=1,leaf=draw,deal_in=true"
     agents = [REGISTRY.make(REGISTRY.resolve(combined), seed=0)] + [
         REGISTRY.make(REGISTRY.resolve("greedy"), seed=s) for s in (1, 2, 3)
@@ -366,8 +367,8 @@ def test_a_value_run_resumes_and_its_model_values_search_leaves(data_file: Path,
     assert losses[0] == losses[1]
     assert set(whole["metrics"][0]) >= {"validation_correlation", "validation_mean_loss"}
     assert whole["test_mean_loss"] > 0 and whole["features"] == F.SHAPE_VERSION
-    path = tmp_path / "a" / "mj-value-mlp.pt"
-    a, b = load_model(path)[0].state_dict(), load_model(tmp_path / "b" / "mj-value-mlp.pt")[0].state_dict()
+    path = tmp_path / "a" / "model.pt"
+    a, b = load_model(path)[0].state_dict(), load_model(tmp_path / "b" / "model.pt")[0].state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
     # as a search's leaf value: the network's output times the run's score_scale
     model = QModel.load(path)

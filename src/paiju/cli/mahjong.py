@@ -9,6 +9,7 @@ import typer
 
 from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
+from paiju.cli.config_options import config_command, config_values
 from paiju.cli.validate import (
     MAX_HANDS,
     LimitsHelpCommand,
@@ -437,90 +438,24 @@ def _print_win(win: Any, json_out: bool) -> None:
     _print_scored(win.scored)
 
 
-def _widths(value: str) -> tuple[int, ...]:
-    """``--hidden 256,256``: positive layer widths (empty: a linear model)."""
-    from paiju.core.errors import ConfigError
-
-    text = value.strip()
-    try:
-        widths = tuple(int(w) for w in text.split(",")) if text else ()
-    except ValueError:
-        raise ConfigError(f"--hidden {text!r}: comma-separated layer widths, e.g. 256,256") from None
-    if any(not 1 <= w <= 4096 for w in widths):
-        raise ConfigError(f"--hidden {text!r}: every width must be in 1..4096")
-    return widths
+ResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the run in --out from its checkpoint.")]
 
 
-@app.command("train-dqn", cls=LimitsHelpCommand)
+@app.command("train-dqn", cls=config_command("paiju.mahjong.train_dqn:TrainConfig", skip=("out", "curve")))
 def train_dqn_command(
+    ctx: typer.Context,
     out: Annotated[Path, opt.out_dir("Run folder.")],
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the run in --out from its checkpoint.")
-    ] = False,
-    algorithm: Annotated[str, typer.Option(help="ddqn (Double DQN targets) or dqn.")] = "ddqn",
-    trunk: Annotated[str, typer.Option(help="mlp (flat features) or resnet (19x19 planes).")] = "mlp",
-    channels: Annotated[int, typer.Option(min=1, max=256, help="ResNet width.")] = 32,
-    blocks: Annotated[int, typer.Option(min=0, max=20, help="ResNet residual blocks (paper: 9).")] = 4,
-    hidden: Annotated[str, typer.Option(help="MLP hidden widths, comma-separated.")] = "256,256",
-    features: Annotated[
-        str, typer.Option(help="MLP inputs: base (the paper's) or shape (plus shanten and effective tiles).")
-    ] = "base",
-    steps: Annotated[int, typer.Option(min=1, max=100_000_000, help="Transitions to learn from.")] = 100_000,
-    learning_starts: Annotated[int, typer.Option(min=0, max=100_000_000)] = 2_000,
-    buffer: Annotated[int, typer.Option(min=1, max=2_000_000, help="Replay buffer capacity.")] = 20_000,
-    batch: Annotated[int, typer.Option(min=1, max=65_536)] = 64,
-    lr: Annotated[float, typer.Option(min=1e-7, max=1.0)] = 2.5e-4,
-    gamma: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.99,
-    target_sync: Annotated[
-        int, typer.Option(min=1, max=10_000_000, help="Gradient steps between target syncs.")
-    ] = 1_000,
-    train_every: Annotated[int, typer.Option(min=1, max=10_000, help="Transitions per gradient step.")] = 4,
-    shaping: Annotated[float, typer.Option(min=0.0, max=10.0, help="Weight of the search's value.")] = 0.1,
-    score_scale: Annotated[float, typer.Option(min=1.0, max=1e6, help="Points per unit of reward.")] = 1000.0,
-    search_advantages: Annotated[
-        float,
-        typer.Option(min=0.0, max=100.0, help="Weight of the rank loss on every searched discard (0: off)."),
-    ] = 0.0,
-    behaviour: Annotated[
-        str, typer.Option(help="The search the seats act with (an expectimax spec, no depth).")
-    ] = "expectimax",
-    behaviour_depth: Annotated[int, typer.Option(min=1, max=3, help="Its depth while training.")] = 1,
-    epsilon: Annotated[
-        float, typer.Option(min=0.0, max=1.0, help="Share of random discards (0: only the search's).")
-    ] = 0.0,
-    hands_per_round: Annotated[int, typer.Option(min=1, max=100_000, help="Hands per runner call.")] = 64,
-    workers: Annotated[int, opt.workers("Actor processes (results identical to 1).")] = 1,
-    checkpoint_every: Annotated[int, typer.Option(min=1, max=100_000_000)] = 5_000,
-    log_every: Annotated[int, typer.Option(min=1, max=100_000_000)] = 1_000,
-    eval_every: Annotated[int, typer.Option(min=0, max=100_000_000, help="0: no evaluation.")] = 20_000,
-    eval_hands: Annotated[
-        int, typer.Option(min=0, max=100_000, help="Walls per evaluation (x2 seatings).")
-    ] = 32,
-    threads: Annotated[int, opt.threads("Torch threads of the learner.")] = 1,
-    compact: Annotated[
-        bool, typer.Option("--compact", help="Checkpoints without the replay buffer (rebuilt on resume).")
-    ] = False,
-    seed: opt.Seed = 0,
+    resume: ResumeOpt = False,
     json_out: Annotated[bool, opt.json_flag("Print the summary as JSON (no progress bar).")] = False,
 ) -> None:
     """Train the DQN / Double DQN by self-play behind the Expectimax (resumable; docs/mahjong-training.md §1).
 
-    Writes OUT/mj-ALGORITHM.pt (load it with the agent spec ddqn:model=PATH), metrics.jsonl,
-    curve.png, config.json and checkpoint.pt.
+    Writes the run folder OUT: model.pt (load it with the agent spec ddqn:model=PATH), metrics.jsonl,
+    metrics.json, curve.png, config.json and checkpoint.pt.
     """
     from paiju.mahjong.train_dqn import TrainConfig, train
 
-    config = TrainConfig(
-        out=str(out), seed=seed, algorithm=algorithm, trunk=trunk, channels=channels, blocks=blocks,
-        hidden=_widths(hidden), features=features, total_steps=steps, learning_starts=learning_starts,
-        buffer_size=buffer,
-        batch_size=batch, lr=lr, gamma=gamma, target_sync_every=target_sync, train_every=train_every,
-        shaping=shaping, score_scale=score_scale, search_advantages=search_advantages,
-        behaviour=behaviour, behaviour_depth=behaviour_depth,
-        epsilon=epsilon, hands_per_round=hands_per_round, workers=workers,
-        checkpoint_every=checkpoint_every, log_every=log_every, eval_every=eval_every,
-        eval_hands=eval_hands, threads=threads, compact=compact,
-    )
+    config = TrainConfig(out=str(out), **config_values(ctx))
     summary = train(config, resume=resume, progress=not json_out)
     if json_out:
         print_json(summary)
@@ -717,19 +652,15 @@ def search_data_command(
     )
 
 
-@app.command("train-reader", cls=LimitsHelpCommand)
+@app.command(
+    "train-reader", cls=config_command("paiju.mahjong.train_reader:ReaderConfig", skip=("data", "out"))
+)
 def train_reader_command(
+    ctx: typer.Context,
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
     ],
-    out: Annotated[Path, opt.out_dir("Run folder (resumes).")],
-    leave_out: Annotated[
-        str, typer.Option(help="Opponent type kept out of training (the gate's).")
-    ] = "greedy",
-    epochs: Annotated[int, typer.Option(min=1, max=10_000)] = 20,
-    hidden: Annotated[str, typer.Option(help="Hidden widths, comma-separated.")] = "256,256",
-    seed: opt.Seed = 0,
-    threads: opt.Threads = 1,
+    out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
     json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
 ) -> None:
     """Train the table reader (each opponent's readiness and waits) on a search-data folder's
@@ -737,8 +668,7 @@ def train_reader_command(
     beside the fitted models and a constant (docs/results/mahjong-reader.md)."""
     from paiju.mahjong.train_reader import ReaderConfig, train
 
-    report = train(ReaderConfig(data=str(data), out=str(out), leave_out=leave_out, epochs=epochs,
-                                hidden=_widths(hidden), seed=seed, threads=threads))
+    report = train(ReaderConfig(data=str(data), out=str(out), **config_values(ctx)))
     if json_out:
         print_json(report)
         return
@@ -752,61 +682,35 @@ def train_reader_command(
                       f"constant {row['constant']:.4f} ({row['samples']} samples)", markup=False)
 
 
-@app.command("train-supervised", cls=LimitsHelpCommand)
+@app.command(
+    "train-supervised",
+    cls=config_command("paiju.mahjong.train_supervised:SupervisedConfig", skip=("data", "out", "curve")),
+)
 def train_supervised_command(
+    ctx: typer.Context,
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_file, help="The discard-data Parquet file.")
     ],
-    model: Annotated[str, typer.Option("--model", "-m", help="linear, svm, mlp, cnn, densenet or resnet.")],
     out: Annotated[Path, opt.out_dir("Run folder.")],
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the run in --out from its last checkpoint.")
-    ] = False,
-    epochs: Annotated[int, typer.Option(min=1, max=100_000)] = 10,
-    batch: Annotated[int, typer.Option(min=1, max=65_536)] = 256,
-    lr: Annotated[float, typer.Option(min=1e-7, max=1.0)] = 1e-3,
-    weight_decay: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.0,
-    hidden: Annotated[str, typer.Option(help="MLP hidden widths, comma-separated.")] = "256,256",
-    channels: Annotated[int, typer.Option(min=1, max=256, help="CNN / ResNet width, DenseNet stem.")] = 32,
-    blocks: Annotated[
-        int, typer.Option(min=0, max=20, help="ResNet blocks, CNN pairs of convolutions, DenseNet layers.")
-    ] = 2,
-    growth: Annotated[int, typer.Option(min=1, max=256, help="DenseNet growth per layer.")] = 16,
-    validation: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for validation.")] = 0.1,
-    test: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of hands for the test.")] = 0.1,
-    threads: opt.Threads = 1,
-    seed: opt.Seed = 0,
-    target: Annotated[
-        str, typer.Option(help="discard: the expert's discard; score: the hand's points (a value model).")
-    ] = "discard",
-    features: Annotated[
-        str, typer.Option(help="base, or shape (the hand-shape block; flat models only).")
-    ] = "base",
-    score_scale: Annotated[
-        float, typer.Option(min=1.0, max=1e6, help="Points per unit of a value model's output.")
-    ] = 1000.0,
+    resume: ResumeOpt = False,
     json_out: Annotated[bool, opt.json_flag("Print the summary as JSON (no progress bar).")] = False,
 ) -> None:
     """Train a supervised discard model on an expert's decisions (resumable; docs/mahjong-training.md §2).
 
-    Writes OUT/mj-sup-MODEL.pt (play it with the agent spec supervised:model=PATH), metrics.jsonl,
-    curve.png, config.json, summary.json (the test accuracy) and checkpoint.pt. With --target score
-    a value model OUT/mj-value-MODEL.pt (the leaves of expectimax-ddqn:value_model=PATH,leaf=draw).
+    Writes the run folder OUT: model.pt (play it with the agent spec supervised:model=PATH; shipped
+    as mj-sup-MODEL.pt), metrics.jsonl, metrics.json (the test accuracy), curve.png, config.json and
+    checkpoint.pt. With --target score a value model (the leaves of
+    expectimax-ddqn:value_model=PATH,leaf=draw; shipped as mj-value-MODEL.pt).
     """
     from paiju.mahjong.train_supervised import SupervisedConfig, train
 
-    config = SupervisedConfig(
-        data=str(data), out=str(out), model=model, seed=seed, epochs=epochs, batch_size=batch, lr=lr,
-        weight_decay=weight_decay, hidden=_widths(hidden), channels=channels, blocks=blocks, growth=growth,
-        validation=validation, test=test, threads=threads, target=target, features=features,
-        score_scale=score_scale,
-    )
+    config = SupervisedConfig(data=str(data), out=str(out), **config_values(ctx))
     summary = train(config, resume=resume, progress=not json_out)
     if json_out:
         print_json(summary)
         return
     last = summary["metrics"][-1]
-    if target == "score":
+    if config.target == "score":
         def r(x: float | None) -> str:
             return "undefined" if x is None else f"{x:.3f}"
 

@@ -135,8 +135,9 @@ class RunFolder:
         return self.checkpoint_file.is_file()
 
     # ---- starting and resuming ------------------------------------------------------------------
-    def open(self, *, resume: bool) -> None:
-        """Make the folder ready for a new run, or (``resume``) check it holds one to continue.
+    def check_start(self, *, resume: bool) -> None:
+        """Check the folder can take a new run, or (``resume``) holds one to continue (before
+        any work: nothing is written).
 
         Raises:
             ConfigError: a new run in a folder that holds one, or a resume with nothing to resume.
@@ -147,7 +148,6 @@ class RunFolder:
             )
         if resume and not self.has_checkpoint():
             raise ConfigError(f"--resume: {self.path} holds no {CHECKPOINT} to resume from")
-        self.path.mkdir(parents=True, exist_ok=True)
 
     def write_config(self, command: str, **extra: Any) -> None:
         """``config.json``: the trainer, the config, the identity, the command that reproduces

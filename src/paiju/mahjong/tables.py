@@ -26,8 +26,8 @@ from paiju.core.errors import ConfigError
 from paiju.core.runner import Progress
 from paiju.mahjong.agents import REGISTRY
 from paiju.mahjong.agents.match import SEATINGS_2V2_ALL, paired_by_wall, run_match
+from paiju.mahjong.model_files import supervised_model_file
 from paiju.mahjong.train_supervised import MODELS
-from paiju.mahjong.train_supervised import model_file as supervised_model_file
 
 SUPERVISED = MODELS
 """The supervised baselines, in the paper's order (the models of ``paiju mahjong train-supervised``)."""

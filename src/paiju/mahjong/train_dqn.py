@@ -28,20 +28,19 @@ the step counter, the position (hand index and transitions of it consumed) and t
 so far; ``--resume`` continues from it and ends with the same weights as an uninterrupted
 run (tested with one and two workers). ``total_steps`` may be raised on resume.
 
-Outputs in ``OUT``: ``metrics.jsonl`` (one JSON line per ``log_every`` steps -- loss, mean Q,
+The run folder (:mod:`paiju.core.run_folder`'s layout) ``OUT``: ``config.json``,
+``checkpoint.pt``, ``metrics.jsonl`` (one JSON line per ``log_every`` steps -- loss, mean Q,
 episode returns -- and per evaluation -- win rate of the network against the search),
-``curve.png``, ``config.json``, ``checkpoint.pt``, ``evals/step-*.pt`` (the network at each
-evaluation) and the final model ``mj-{algorithm}.pt`` (:func:`paiju.algorithms.dqn.save_model`
-with the feature version, the config, the metrics and the command line), which the
-``dqn`` / ``ddqn`` agents load with ``model=PATH``.
+``curve.png``, ``metrics.json`` (the summary) and the final model ``model.pt``
+(:func:`paiju.algorithms.dqn.save_model` with the feature version, the config, the metrics
+and the command line), which the ``dqn`` / ``ddqn`` agents load with ``model=PATH`` (shipped
+as ``mj-{algorithm}.pt``); and ``evals/step-*.pt``, the network at each evaluation.
 
 torch is imported only by the learner's functions: actor processes start without it.
 """
 
 from __future__ import annotations
 
-import json
-import shlex
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -54,6 +53,8 @@ from paiju.core.agents import AgentSpec
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import play_game
 from paiju.core.rng import derive_seed
+from paiju.core.run_folder import RunFolder
+from paiju.core.run_folder import command_line as config_command_line
 from paiju.core.runner import Backend, Progress, progress_reporter, run_tasks
 from paiju.mahjong import features as F
 from paiju.mahjong.agents import REGISTRY, ExpectimaxAgent
@@ -75,83 +76,116 @@ HAND, EVAL, SEAT, WALL, EXPLORE = 1, 2, 3, 4, 5
 # =============================================================================================
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything a run depends on. Apart from ``out``, ``total_steps``, ``workers``,
-    ``curve`` and ``compact`` it is the run's identity, checked when a run is resumed."""
+    """Everything a run depends on. Apart from :data:`MAY_CHANGE` it is the run's identity,
+    checked when a run is resumed. Each field's metadata gives its ``paiju mahjong train-dqn``
+    option (:mod:`paiju.cli.config_options`): flag, help, range."""
 
     out: str
     """Run folder."""
-    seed: int = 0
-    algorithm: str = "ddqn"
-    """``ddqn`` (Double DQN targets) or ``dqn``."""
-    trunk: str = "mlp"
+    seed: int = field(default=0, metadata={"short": "-s"})
+    algorithm: str = field(default="ddqn", metadata={"help": "ddqn (Double DQN targets) or dqn."})
+    trunk: str = field(default="mlp", metadata={"help": "mlp (flat features) or resnet (19x19 planes)."})
     """``mlp`` on the flat features (the default: the combined agents' leaf model,
     docs/mahjong-agents.md §6, and 20x faster to train here) or ``resnet`` on the 19x19
     planes (the paper's)."""
-    channels: int = 32
-    """ResNet width."""
-    blocks: int = 4
+    channels: int = field(default=32, metadata={"help": "ResNet width.", "min": 1, "max": 256})
+    blocks: int = field(
+        default=4, metadata={"help": "ResNet residual blocks (paper: 9).", "min": 0, "max": 20}
+    )
     """ResNet residual blocks (2 * blocks + 2 layers; the paper's 20 layers: 9 blocks of 64)."""
-    hidden: tuple[int, ...] = (256, 256)
-    """MLP hidden widths."""
-    features: str = "base"
+    hidden: tuple[int, ...] = field(
+        default=(256, 256), metadata={"help": "MLP hidden widths, comma-separated.", "min": 1, "max": 4096}
+    )
+    features: str = field(
+        default="base",
+        metadata={"help": "MLP inputs: base (the paper's) or shape (plus shanten and effective tiles)."},
+    )
     """The MLP's inputs: ``base`` (the paper's Table 1, flat) or ``shape`` (plus what each
     discard does to the shanten and the effective tiles: ``paiju.mahjong.features.shape_features``)."""
-    total_steps: int = 100_000
+    total_steps: int = field(
+        default=100_000,
+        metadata={"flag": "--steps", "help": "Transitions to learn from.", "min": 1, "max": 100_000_000},
+    )
     """Transitions (discard decisions) to learn from."""
-    learning_starts: int = 2_000
-    """Transitions in the buffer before the first gradient step."""
-    buffer_size: int = 20_000
+    learning_starts: int = field(
+        default=2_000, metadata={"help": "Transitions before the first gradient step.", "min": 0,
+                                 "max": 100_000_000}
+    )
+    buffer_size: int = field(
+        default=20_000, metadata={"flag": "--buffer", "help": "Replay buffer capacity.", "min": 1,
+                                  "max": 2_000_000}
+    )
     """Replay buffer capacity (flat float16 features: 7.5 KB a transition)."""
-    batch_size: int = 64
-    lr: float = 2.5e-4
-    gamma: float = 0.99
-    target_sync_every: int = 1_000
+    batch_size: int = field(default=64, metadata={"flag": "--batch", "min": 1, "max": 65_536})
+    lr: float = field(default=2.5e-4, metadata={"min": 1e-7, "max": 1.0})
+    gamma: float = field(default=0.99, metadata={"min": 0.0, "max": 1.0})
+    target_sync_every: int = field(
+        default=1_000, metadata={"flag": "--target-sync", "help": "Gradient steps between target syncs.",
+                                 "min": 1, "max": 10_000_000}
+    )
     """Gradient steps between copies of the online network into the target network."""
-    train_every: int = 4
-    """Transitions per gradient step."""
-    grad_clip: float = 10.0
-    shaping: float = 0.1
+    train_every: int = field(
+        default=4, metadata={"help": "Transitions per gradient step.", "min": 1, "max": 10_000}
+    )
+    grad_clip: float = field(default=10.0, metadata={"help": "Gradient norm clip.", "min": 1e-6, "max": 1e6})
+    shaping: float = field(
+        default=0.1, metadata={"help": "Weight of the search's value.", "min": 0.0, "max": 10.0}
+    )
     """Weight of the search's value of the chosen discard in each step's reward (the paper: 0.1)."""
-    score_scale: float = 1000.0
+    score_scale: float = field(
+        default=1000.0, metadata={"help": "Points per unit of reward.", "min": 1.0, "max": 1e6}
+    )
     """Points per unit of reward (1000 = the paper's base payment)."""
-    search_advantages: float = 0.0
+    search_advantages: float = field(
+        default=0.0, metadata={"help": "Weight of the rank loss on every searched discard (0: off).",
+                               "min": 0.0, "max": 100.0}
+    )
     """Weight of the advantage loss (``paiju.algorithms.dqn.advantage_loss``): every discard the
     search valued at a decision, not only the one played, teaches the network its rank --
     its target is ``V / score_scale``, in the final score's units (until 2026-12-03 it was
     ``shaping * V / score_scale``: the same for the shipped runs, which have shaping 1.0).
     0: the paper's plain (Double) DQN; docs/mahjong-training.md §1."""
-    behaviour: str = "expectimax"
+    behaviour: str = field(
+        default="expectimax",
+        metadata={"help": "The search the seats act with (an expectimax spec, no depth)."},
+    )
     """The search every seat acts with (an Expectimax agent spec, without ``depth``)."""
-    behaviour_depth: int = 1
+    behaviour_depth: int = field(
+        default=1, metadata={"help": "Its depth while training.", "min": 1, "max": 3}
+    )
     """Its depth: 1 while training (cheap: see docs/mahjong-training.md §1), 2 at play time."""
-    epsilon: float = 0.0
+    epsilon: float = field(
+        default=0.0, metadata={"help": "Share of random discards (0: only the search's).", "min": 0.0,
+                               "max": 1.0}
+    )
     """Share of discards played uniformly at random instead of the search's (0: the paper,
     whose only exploration is the search); the step's shaping is the search's value of the
     discard played (:func:`explored_value`)."""
-    hands_per_round: int = 64
+    hands_per_round: int = field(
+        default=64, metadata={"help": "Hands per runner call.", "min": 1, "max": 100_000}
+    )
     """Hands given to the runner at a time (a worker pool per round)."""
-    workers: int = 1
+    workers: int = field(default=1, metadata={"help": "Actor processes (results identical to 1)."})
     """Actor processes (1: in this process); the result does not depend on it."""
-    checkpoint_every: int = 5_000
-    log_every: int = 1_000
-    eval_every: int = 20_000
+    checkpoint_every: int = field(default=5_000, metadata={"min": 1, "max": 100_000_000})
+    log_every: int = field(default=1_000, metadata={"min": 1, "max": 100_000_000})
+    eval_every: int = field(default=20_000, metadata={"help": "0: no evaluation.", "min": 0,
+                                                      "max": 100_000_000})
     """Steps between evaluations against the behaviour search (0: none)."""
-    eval_hands: int = 32
+    eval_hands: int = field(
+        default=32, metadata={"help": "Walls per evaluation (x2 seatings).", "min": 0, "max": 100_000}
+    )
     """Walls per evaluation, each played twice (network in seats 0 and 2, then 1 and 3)."""
-    threads: int = 1
-    """torch threads of the learner."""
-    curve: bool = True
+    threads: int = field(default=1, metadata={"help": "Torch threads of the learner."})
+    curve: bool = field(default=True, metadata={"help": "Redraw curve.png at every checkpoint."})
     """Redraw ``curve.png`` at every checkpoint (a second of matplotlib each)."""
-    compact: bool = False
+    compact: bool = field(
+        default=False, metadata={"help": "Checkpoints without the replay buffer (rebuilt on resume)."}
+    )
     """Checkpoints without the replay buffer's contents (a few MB instead of 7.5 KB a
     transition): a resume rebuilds them by replaying the hands that filled the buffer. The
     behaviour is the search, which does not read the network, so the same transitions come
     back; the result is the same as with a full checkpoint."""
-
-    def identity(self) -> dict[str, Any]:
-        from paiju.algorithms.torch_files import run_identity  # torch only when a run starts
-
-        return run_identity(self, ("out", "total_steps", "workers", "curve", "compact"))
 
     def feature_version(self) -> str:
         """The feature set's version string (what the buffer holds and the model records)."""
@@ -166,6 +200,15 @@ class TrainConfig:
         """The behaviour agent's spec with the training depth."""
         spec = REGISTRY.resolve(self.behaviour)
         return AgentSpec(spec.name, {**spec.params, "depth": self.behaviour_depth})
+
+
+MAY_CHANGE = ("out", "total_steps", "workers", "curve", "compact")
+"""The fields a resumed run may change (its length, its speed, its drawings); the others are its identity."""
+
+
+def run_folder(cfg: TrainConfig) -> RunFolder:
+    """The run's folder (:mod:`paiju.core.run_folder`)."""
+    return RunFolder(cfg.out, "train-dqn", cfg, may_change=MAY_CHANGE)
 
 
 _POSITIVE = ("total_steps", "buffer_size", "batch_size", "target_sync_every", "train_every",
@@ -468,17 +511,10 @@ class RunState:
     """Sums since the latest metrics line."""
 
 
-def checkpoint_path(cfg: TrainConfig) -> Path:
-    return Path(cfg.out) / "checkpoint.pt"
-
-
 def save_checkpoint(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> None:
     import torch
 
-    from paiju.algorithms.torch_files import save_payload
-
-    save_payload(checkpoint_path(cfg), {
-        "format": RUN_FORMAT, "identity": cfg.identity(),
+    run_folder(cfg).save_checkpoint(RUN_FORMAT, {
         "learner": learner.state_dict(include_buffer=not cfg.compact),
         "buffer_sampling": learner.buffer.sampling_state() if cfg.compact else None,
         "torch_rng": torch.get_rng_state(), "run": asdict(run),
@@ -488,29 +524,19 @@ def save_checkpoint(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> Non
 def load_checkpoint(cfg: TrainConfig, learner: DQNLearner) -> RunState:
     import torch
 
-    from paiju.algorithms.torch_files import load_payload
-
-    state = load_payload(checkpoint_path(cfg), "train-dqn checkpoint", RUN_FORMAT)
-    # runs from before the feature sets were an option trained on the base set
-    theirs, ours = {"features": "base", **state["identity"]}, cfg.identity()
-    if theirs != ours:
-        diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
-        settings = ", ".join(f"{k}={theirs.get(k)!r}" for k in diff)
-        raise ConfigError(
-            f"{cfg.out} holds a run with other settings ({settings}); "
-            "resume it with the same options or use another --out"
-        )
+    folder = run_folder(cfg)
+    state = folder.load_checkpoint(RUN_FORMAT)
     try:
         learner.load_state_dict(state["learner"])
         torch.set_rng_state(state["torch_rng"])
         run = RunState(**state["run"])
     except (KeyError, TypeError, RuntimeError) as err:
-        raise CorruptRecordError(f"{checkpoint_path(cfg)}: not a train-dqn checkpoint ({err})") from None
+        raise CorruptRecordError(f"{folder.checkpoint_file}: not a train-dqn checkpoint ({err})") from None
     if state["learner"].get("buffer") is None:
         sampling = state.get("buffer_sampling")
         if sampling is None:
             raise CorruptRecordError(
-                f"{checkpoint_path(cfg)}: holds neither the replay buffer nor its sampling state"
+                f"{folder.checkpoint_file}: holds neither the replay buffer nor its sampling state"
             )
         refill_buffer(cfg, learner, run, sampling)
     return run
@@ -676,33 +702,25 @@ class Trainer:
         if run.step % cfg.checkpoint_every == 0:
             save_checkpoint(cfg, learner, run)
             if cfg.curve:
-                plot_curve(run.metrics, Path(cfg.out) / "curve.png")
+                plot_curve(cfg)
         if self.report is not None:
             self.report(run.step, cfg.total_steps)
 
     def log(self, line: dict[str, Any]) -> None:
         self.run.metrics.append(line)
-        with (Path(self.cfg.out) / "metrics.jsonl").open("a", encoding="utf-8") as f:
-            f.write(json.dumps(line, sort_keys=True) + "\n")
+        run_folder(self.cfg).append_metrics(line)
 
 
 def train(cfg: TrainConfig, *, resume: bool = False, progress: Progress = False) -> dict[str, Any]:
     """Run (or with ``resume`` continue) training; returns the summary (also the model's meta)."""
     check_config(cfg)
-    out = Path(cfg.out)
-    if checkpoint_path(cfg).exists() and not resume:
-        raise ConfigError(
-            f"{out} already holds a training run (checkpoint.pt): pass --resume or use another --out"
-        )
-    if resume and not checkpoint_path(cfg).is_file():
-        raise ConfigError(f"--resume: {out} holds no checkpoint.pt to resume from")
+    folder = run_folder(cfg)
+    folder.check_start(resume=resume)
     learner = build_learner(cfg)
     run = load_checkpoint(cfg, learner) if resume else RunState()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n", encoding="utf-8")
+    folder.write_config(command_line(cfg))
     # the metrics file is the checkpoint's: lines written after it (an interrupted run) go
-    (out / "metrics.jsonl").write_text("".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics),
-                                       encoding="utf-8")
+    folder.write_metrics(run.metrics)
     with progress_reporter(progress, cfg.total_steps, run.step, "steps") as report:
         trainer = Trainer(cfg, learner, run, report)
         while not trainer.finished:
@@ -715,60 +733,43 @@ def train(cfg: TrainConfig, *, resume: bool = False, progress: Progress = False)
 def _finish(cfg: TrainConfig, learner: DQNLearner, run: RunState) -> dict[str, Any]:
     from paiju.algorithms.dqn import save_model
 
+    folder = run_folder(cfg)
     save_checkpoint(cfg, learner, run)
     if cfg.curve:
-        plot_curve(run.metrics, Path(cfg.out) / "curve.png")
+        plot_curve(cfg)
     meta = model_meta(cfg, run)
-    path = save_model(Path(cfg.out) / f"mj-{cfg.algorithm}.pt", learner.online, meta)
-    return {**meta, "model": str(path)}
+    path = save_model(folder.model_file, learner.online, meta)
+    summary = {**meta, "model": str(path)}
+    folder.write_summary(summary)
+    return summary
 
 
 # =============================================================================================
 # 7. Learning curve and the command line that reproduces a run
 # =============================================================================================
-def plot_curve(metrics: list[dict[str, Any]], path: Path) -> None:
-    """Loss, mean Q, mean episode return and (when evaluated) the win rate against the search."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    train_lines = [m for m in metrics if m["kind"] == "train"]
-    evals = [m for m in metrics if m["kind"] == "eval"]
-    fig, axes = plt.subplots(1, 4, figsize=(14, 3.2))
-    for ax, key, label in zip(axes, ("loss", "q_mean", "winner_return"),
-                              ("TD loss (MSE)", "mean Q(s, a)", "winners' return"), strict=False):
-        pts = [(m["step"], m[key]) for m in train_lines if m[key] is not None]
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".")
-        ax.set(xlabel="step", title=label)
-    axes[3].plot([m["step"] for m in evals], [m["win_rate"] for m in evals], marker="o")
-    axes[3].set(xlabel="step", title="win rate vs the search")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
+CURVE = {"TD loss (MSE)": ["loss"], "mean Q(s, a)": ["q_mean"], "winners' return": ["winner_return"],
+         "win rate vs the search": ["win_rate"]}
+"""The panels of ``curve.png``: the training lines' loss, mean Q and winners' return, the
+evaluations' win rate."""
 
 
-_OPTION = {"total_steps": "steps", "buffer_size": "buffer", "batch_size": "batch",
-           "target_sync_every": "target-sync", "checkpoint_every": "checkpoint-every"}
+def plot_curve(cfg: TrainConfig) -> None:
+    """``curve.png`` of the run, from its ``metrics.jsonl``."""
+    run_folder(cfg).plot_curve(CURVE, x="step")
 
 
 def command_line(cfg: TrainConfig) -> str:
-    """The ``paiju mahjong train-dqn`` command of ``cfg`` (options that differ from the defaults)."""
+    """The ``paiju mahjong train-dqn`` command of ``cfg`` (options that differ from the
+    defaults; ``compact`` and ``curve`` left out: the same run either way)."""
     words = ["paiju", "mahjong", "train-dqn", "--out", cfg.out]
-    for f in fields(TrainConfig):
-        value = getattr(cfg, f.name)
-        if f.name in ("out", "compact") or value == f.default:  # compact: the same run either way
-            continue
-        text = ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
-        words += [f"--{_OPTION.get(f.name, f.name.replace('_', '-'))}", text]
-    return shlex.join(words)
+    return config_command_line(words, cfg, skip=("out", "compact", "curve"))
 
 
 CONFIG_FIELDS = tuple(f.name for f in fields(TrainConfig))
 
 __all__ = [
     "CONFIG_FIELDS",
+    "MAY_CHANGE",
     "EvalTask",
     "HandExperience",
     "HandTask",
@@ -782,5 +783,6 @@ __all__ = [
     "play_eval_wall",
     "play_hand",
     "plot_curve",
+    "run_folder",
     "train",
 ]

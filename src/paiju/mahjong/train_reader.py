@@ -8,9 +8,14 @@ readiness and his waits, his player type); the split (the last ``validation`` sh
 hands is held out, and every sample whose *opponent* is of the ``leave_out`` type is kept
 out of training: the gate is read on opponents the reader never saw); the training loop
 (binary cross-entropy on readiness and the 34 waits, Adam, a checkpoint after every epoch, so
-an interrupted run resumed gives the uninterrupted run's weights; the weights kept are the
+an interrupted run rerun gives the uninterrupted run's weights; the weights kept are the
 epoch's with the lowest deal-in log-loss on the held-out hands' opponents of the *seen*
 types, or none: the reader starts as the fitted models); the report.
+
+``OUT`` is a run folder (:mod:`paiju.core.run_folder`): ``config.json``, ``checkpoint.pt``,
+``metrics.jsonl`` (one line per epoch), ``curve.png``, ``metrics.json`` (the report) and the
+reader ``model.pt`` (:meth:`paiju.mahjong.reader.NetworkReader.load`); beside them
+``samples.npz``, the replayed samples, built once.
 
 The gate (docs/results/mahjong-reader.md): the held-out **deal-in log-loss** -- per turn
 decision, opponent and kind held by the acting seat, the chance that the kind is one of the
@@ -25,7 +30,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,9 @@ import pyarrow.parquet as pq
 
 from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
+from paiju.core.run_folder import RunFolder
+from paiju.core.run_folder import command_line as config_command_line
+from paiju.core.torch_files import save_payload
 from paiju.mahjong import search_data as S
 from paiju.mahjong.agents import REGISTRY
 from paiju.mahjong.agents.defence import probability_log_loss
@@ -49,23 +57,42 @@ FITTED = FITTED_CHANNEL * NUM_KINDS
 
 @dataclass(frozen=True)
 class ReaderConfig:
+    """A reader run; each field's metadata gives its ``paiju mahjong train-reader`` option."""
+
     data: str
     """A finished search-data folder (``paiju mahjong search-data``)."""
     out: str
-    leave_out: str = "greedy"
+    leave_out: str = field(default="greedy",
+                           metadata={"help": "Opponent type kept out of training (the gate's)."})
     """Opponents of this player type are kept out of training (the gate is read on them)."""
-    hidden: tuple[int, ...] = (64, 64)
-    epochs: int = 20
-    batch: int = 512
-    lr: float = 1e-3
-    weight_decay: float = 1e-5
-    validation: float = 0.15
+    hidden: tuple[int, ...] = field(
+        default=(256, 256), metadata={"help": "Hidden widths, comma-separated.", "min": 1, "max": 4096}
+    )
+    """The shared per-kind network's widths (the command's default, which made the runs of
+    docs/results/mahjong-reader.md)."""
+    epochs: int = field(default=20, metadata={"min": 1, "max": 10_000})
+    batch: int = field(default=512, metadata={"min": 1, "max": 65_536})
+    lr: float = field(default=1e-3, metadata={"min": 1e-7, "max": 1.0})
+    weight_decay: float = field(default=1e-5, metadata={"min": 0.0, "max": 1.0})
+    validation: float = field(default=0.15, metadata={"help": "Share of the hands held out (the last).",
+                                                      "min": 0.0, "max": 1.0})
     """Share of the data's hands held out (the last ones)."""
-    seed: int = 0
+    seed: int = field(default=0, metadata={"short": "-s"})
     threads: int = 1
-    greedy_test_hands: int = 400
+    greedy_test_hands: int = field(default=400, metadata={"help": "reads-ceiling's held-out hands (0: none).",
+                                                          "min": 0, "max": 100_000})
     """reads-ceiling's held-out hands: greedy self-play hands 1,600-1,999 of seed 60,000."""
-    greedy_test_seed: int = 61_600
+    greedy_test_seed: int = field(default=61_600, metadata={"min": 0, "max": 2**63 - 1})
+
+
+RUN_FORMAT = "paiju-mj-reader-run-1"
+MAY_CHANGE = ("out", "epochs", "threads")
+"""The fields a resumed run may change; the others are its identity."""
+
+
+def run_folder(cfg: ReaderConfig) -> RunFolder:
+    """The run's folder (:mod:`paiju.core.run_folder`)."""
+    return RunFolder(cfg.out, "train-reader", cfg, may_change=MAY_CHANGE)
 
 
 # ---- samples --------------------------------------------------------------------------------
@@ -156,11 +183,12 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
         raise ConfigError("train-reader: validation must be in (0, 1), epochs and batch at least 1")
     S.read_summary(cfg.data)  # a finished search-data folder, checked before anything is written
     torch.set_num_threads(cfg.threads)
-    out = Path(cfg.out)
+    folder = run_folder(cfg)
+    folder.check_start(resume=folder.has_checkpoint())  # rerun to resume
+    # a resume of another configuration is refused before anything is written
+    state = folder.load_checkpoint(RUN_FORMAT) if folder.has_checkpoint() else None
+    out = folder.path
     out.mkdir(parents=True, exist_ok=True)
-    # what a resumed run must match: every field but its length and its threads
-    identity = {k: v for k, v in json.loads(json.dumps(asdict(cfg))).items()
-                if k not in ("epochs", "threads")}
 
     # the samples, built once and kept (replaying the data is the slow part)
     cache = out / "samples.npz"
@@ -193,15 +221,14 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
     seen_mask = held_out.opponent != leave_out
     val = held_out.take(seen_mask)
     best: dict[str, Any] = {"epoch": -1, "net": {k: v.clone() for k, v in net.state_dict().items()}}
-    ckpt = out / "checkpoint.pt"
-    if ckpt.is_file():
-        state = torch.load(ckpt, map_location="cpu", weights_only=True)
-        if state["identity"] != identity:
-            raise ConfigError(f"{out} holds another reader run ({state['identity']}); use another --out")
+    if state is not None:
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         start, metrics = int(state["epoch"]) + 1, json.loads(state["metrics"])
         best = {"epoch": int(state["best_epoch"]), "net": state["best_net"]}
+    words = ["paiju", "mahjong", "train-reader", "--data", cfg.data, "--out", cfg.out]
+    folder.write_config(config_command_line(words, cfg, skip=("data", "out")))
+    folder.write_metrics(metrics)
     x = torch.from_numpy(fit.x)
     y = torch.from_numpy(np.concatenate([fit.ready[:, None], fit.waits], axis=1))
 
@@ -239,10 +266,11 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
                         "held_out_deal_in_log_loss": by_type, "cpu_s": time.process_time() - clock})
         if loss_now < min([start_loss] + [m["validation_loss"] for m in metrics[:-1]]):
             best = {"epoch": epoch, "net": {k: v.clone() for k, v in net.state_dict().items()}}
-        torch.save({"identity": identity, "net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch,
-                    "best_epoch": best["epoch"], "best_net": best["net"], "metrics": json.dumps(metrics)},
-                   ckpt.with_suffix(".tmp"))
-        ckpt.with_suffix(".tmp").replace(ckpt)
+        folder.save_checkpoint(RUN_FORMAT, {"net": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch,
+                                            "best_epoch": best["epoch"], "best_net": best["net"],
+                                            "metrics": json.dumps(metrics)})
+        folder.append_metrics(metrics[-1])
+        folder.plot_curve(CURVE, x="epoch")
 
     # the report, with the best epoch's weights (-1: none beat the fitted models it starts from):
     # per opponent type on the held-out hands, and reads-ceiling's greedy hands
@@ -256,12 +284,15 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
     if leave_out == "greedy" and cfg.greedy_test_hands > 0:
         g = greedy_test_samples(cfg.greedy_test_hands, cfg.greedy_test_seed)
         report["reads_ceiling_hands"] = deal_in_log_loss(predict(g)[:, 1:], g, constant)
-    from paiju.algorithms.torch_files import save_payload
-
-    save_payload(out / "reader.pt", {"format": READER_VERSION, "hidden": list(cfg.hidden),
+    save_payload(folder.model_file, {"format": READER_VERSION, "hidden": list(cfg.hidden),
                                      "inputs": INPUT_SIZE, "state_dict": net.state_dict()})
-    (out / "metrics.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    folder.write_summary(report)
     return report
+
+
+CURVE = {"training loss (BCE)": ["train_loss"],
+         "held-out deal-in log-loss, seen types": ["validation_loss", "start_validation_loss"]}
+"""The panels of ``curve.png`` (the start's loss: the fitted models' own, where the reader starts)."""
 
 
 __all__ = ["ReaderConfig", "Samples", "data_samples", "deal_in_log_loss", "greedy_test_samples", "train"]

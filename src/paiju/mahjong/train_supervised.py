@@ -24,7 +24,7 @@ greedy rule.
 regressed (mean squared error) on the acting seat's points for the whole hand divided by
 ``score_scale`` -- a Monte Carlo estimate of the expert's own expected score from the
 position, the value of a search leaf (``expectimax-ddqn:value_model=PATH``, ``leaf=draw``).
-Its file is ``mj-value-{model}.pt``; the metrics are the loss, the correlation of the
+Shipped, its file is ``mj-value-{model}.pt``; the metrics are the loss, the correlation of the
 prediction with the points and the loss of predicting the training mean (the floor a model
 must beat). ``--features shape`` gives a flat model the hand-shape block of
 :data:`paiju.mahjong.features.SHAPE_VERSION`, for either target.
@@ -36,31 +36,30 @@ so the batches do not depend on any RNG state; the weights start from ``derive_s
 
 Resumable per epoch: ``OUT/checkpoint.pt`` (atomically replaced after every epoch) holds the
 network, the optimizer, torch's RNG, the epoch and the metrics; ``--resume`` continues from it
-and ends with bitwise the same weights as an uninterrupted run (tested). Outputs in ``OUT``:
-``metrics.jsonl`` (one line per epoch: training loss and accuracy, validation loss and
-accuracy), ``curve.png``, ``config.json``, ``summary.json`` (test accuracy = top-1 agreement
-with the expert on held-out hands) and the model ``mj-sup-{model}.pt``.
+and ends with bitwise the same weights as an uninterrupted run (tested). ``OUT`` is a run
+folder (:mod:`paiju.core.run_folder`): ``metrics.jsonl`` (one line per epoch: training loss
+and accuracy, validation loss and accuracy), ``curve.png``, ``config.json``, ``metrics.json``
+(the summary: test accuracy = top-1 agreement with the expert on held-out hands) and the
+model ``model.pt``, shipped as ``mj-sup-{model}.pt`` (:mod:`paiju.mahjong.model_files`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import shlex
 import time
-from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.rng import derive_seed
+from paiju.core.run_folder import RunFolder
+from paiju.core.run_folder import command_line as config_command_line
 from paiju.core.runner import Progress, progress_reporter
 from paiju.mahjong import features as F
 from paiju.mahjong.discard_data import DiscardData, load_data
 from paiju.mahjong.model_files import SUPERVISED_MODELS as MODELS  # shared with the agent registry
-from paiju.mahjong.model_files import supervised_model_file as model_file
 from paiju.mahjong.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
@@ -83,47 +82,54 @@ SPLIT, EPOCH, INIT = 1, 2, 3
 # =============================================================================================
 @dataclass(frozen=True)
 class SupervisedConfig:
-    """A training run. Apart from ``out``, ``epochs``, ``threads`` and ``curve`` it is the run's
-    identity, checked when a run is resumed."""
+    """A training run. Apart from :data:`MAY_CHANGE` it is the run's identity, checked when a
+    run is resumed. Each field's metadata gives its ``paiju mahjong train-supervised`` option
+    (:mod:`paiju.cli.config_options`)."""
 
     data: str
     """The discard-data Parquet file."""
     out: str
     """Run folder."""
-    model: str = "mlp"
-    """``linear``, ``svm``, ``mlp``, ``cnn``, ``densenet`` or ``resnet``."""
-    seed: int = 0
-    epochs: int = 10
-    batch_size: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 0.0
-    hidden: tuple[int, ...] = (256, 256)
-    """MLP hidden widths."""
-    channels: int = 32
+    model: str = field(default="mlp", metadata={"short": "-m",
+                                                "help": "linear, svm, mlp, cnn, densenet or resnet."})
+    seed: int = field(default=0, metadata={"short": "-s"})
+    epochs: int = field(default=10, metadata={"min": 1, "max": 100_000})
+    batch_size: int = field(default=256, metadata={"flag": "--batch", "min": 1, "max": 65_536})
+    lr: float = field(default=1e-3, metadata={"min": 1e-7, "max": 1.0})
+    weight_decay: float = field(default=0.0, metadata={"min": 0.0, "max": 1.0})
+    hidden: tuple[int, ...] = field(
+        default=(256, 256), metadata={"help": "MLP hidden widths, comma-separated.", "min": 1, "max": 4096}
+    )
+    channels: int = field(default=32, metadata={"help": "CNN / ResNet width, DenseNet stem.", "min": 1,
+                                                "max": 256})
     """CNN / ResNet width, DenseNet stem width."""
-    blocks: int = 2
-    """ResNet residual blocks, CNN pairs of convolutions, DenseNet layers."""
-    growth: int = 16
+    blocks: int = field(
+        default=2, metadata={"help": "ResNet blocks, CNN pairs of convolutions, DenseNet layers.", "min": 0,
+                             "max": 20}
+    )
+    growth: int = field(default=16, metadata={"help": "DenseNet growth per layer.", "min": 1, "max": 256})
     """DenseNet growth (channels each layer adds)."""
-    validation: float = 0.1
+    validation: float = field(default=0.1, metadata={"help": "Share of hands for validation.", "min": 0.0,
+                                                     "max": 1.0})
     """Share of the hands held out for validation (per epoch)."""
-    test: float = 0.1
+    test: float = field(default=0.1, metadata={"help": "Share of hands for the test.", "min": 0.0,
+                                               "max": 1.0})
     """Share of the hands held out for the final accuracy."""
     threads: int = 1
-    curve: bool = True
-    target: str = "discard"
+    curve: bool = field(default=True, metadata={"help": "Redraw curve.png after every epoch."})
+    target: str = field(
+        default="discard",
+        metadata={"help": "discard: the expert's discard; score: the hand's points (a value model)."},
+    )
     """:data:`TARGETS`: the expert's discard, or (a value model) the hand's points."""
-    features: str = "base"
+    features: str = field(default="base", metadata={"help": "base, or shape (the hand-shape block; flat "
+                                                            "models only)."})
     """A :data:`paiju.mahjong.features.FEATURE_SETS` key; ``shape`` for flat models only."""
-    score_scale: float = 1000.0
+    score_scale: float = field(
+        default=1000.0,
+        metadata={"help": "Points per unit of a value model's output.", "min": 1.0, "max": 1e6},
+    )
     """Points per unit of a value model's output (``target=score``)."""
-
-    def identity(self) -> dict[str, Any]:
-        from paiju.algorithms.torch_files import run_identity  # torch only when a run starts
-
-        # the fields added for value models count only when set, so older runs still resume
-        later = tuple(f for f in ("target", "features", "score_scale") if getattr(self, f) == _DEFAULTS[f])
-        return run_identity(self, ("out", "epochs", "threads", "curve", *later))
 
     def feature_version(self) -> str:
         """The feature set's version string (as ``TrainConfig.feature_version`` of train-dqn)."""
@@ -303,40 +309,36 @@ class RunState:
     metrics: list[dict[str, Any]] = field(default_factory=list)
 
 
-def checkpoint_path(cfg: SupervisedConfig) -> Path:
-    return Path(cfg.out) / "checkpoint.pt"
+MAY_CHANGE = ("out", "epochs", "threads", "curve")
+"""The fields a resumed run may change; the others are its identity."""
+
+
+def run_folder(cfg: SupervisedConfig) -> RunFolder:
+    """The run's folder (:mod:`paiju.core.run_folder`)."""
+    return RunFolder(cfg.out, "train-supervised", cfg, may_change=MAY_CHANGE)
 
 
 def save_checkpoint(cfg: SupervisedConfig, net: QNetwork, optimizer: Any, run: RunState) -> None:
     import torch
 
-    from paiju.algorithms.torch_files import save_payload
-
-    save_payload(checkpoint_path(cfg), {
-        "format": RUN_FORMAT, "identity": cfg.identity(), "net": net.state_dict(),
-        "optimizer": optimizer.state_dict(), "torch_rng": torch.get_rng_state(), "run": asdict(run),
+    run_folder(cfg).save_checkpoint(RUN_FORMAT, {
+        "net": net.state_dict(), "optimizer": optimizer.state_dict(), "torch_rng": torch.get_rng_state(),
+        "run": asdict(run),
     })
 
 
 def load_checkpoint(cfg: SupervisedConfig, net: QNetwork, optimizer: Any) -> RunState:
     import torch
 
-    from paiju.algorithms.torch_files import load_payload
-
-    state = load_payload(checkpoint_path(cfg), "train-supervised checkpoint", RUN_FORMAT)
-    if state["identity"] != cfg.identity():
-        theirs, ours = state["identity"], cfg.identity()
-        diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
-        raise ConfigError(f"{cfg.out} holds a run with other settings "
-                          f"({', '.join(f'{k}={theirs.get(k)!r}' for k in diff)}); "
-                          "resume it with the same options or use another --out")
+    folder = run_folder(cfg)
+    state = folder.load_checkpoint(RUN_FORMAT)
     try:
         net.load_state_dict(state["net"])
         optimizer.load_state_dict(state["optimizer"])
         torch.set_rng_state(state["torch_rng"])
         return RunState(**state["run"])
     except (KeyError, TypeError, RuntimeError, ValueError) as err:
-        where = checkpoint_path(cfg)
+        where = folder.checkpoint_file
         raise CorruptRecordError(f"{where}: not a train-supervised checkpoint ({err})") from None
 
 
@@ -394,13 +396,7 @@ def _epoch_line(cfg: SupervisedConfig, net: QNetwork, data: DiscardData, splits:
 
 def _prepare(cfg: SupervisedConfig, resume: bool) -> DiscardData:
     check_config(cfg)
-    out = Path(cfg.out)
-    if checkpoint_path(cfg).exists() and not resume:
-        raise ConfigError(
-            f"{out} already holds a training run (checkpoint.pt): pass --resume or use another --out"
-        )
-    if resume and not checkpoint_path(cfg).is_file():
-        raise ConfigError(f"--resume: {out} holds no checkpoint.pt to resume from")
+    run_folder(cfg).check_start(resume=resume)
     data = load_data(cfg.data)
     if len(data) == 0:
         raise ConfigError(f"train-supervised: {cfg.data} holds no discard decisions")
@@ -418,11 +414,9 @@ def train(cfg: SupervisedConfig, *, resume: bool = False, progress: Progress = F
     torch.set_num_threads(cfg.threads)
     net, optimizer = build(cfg)
     run = load_checkpoint(cfg, net, optimizer) if resume else RunState()
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2) + "\n", encoding="utf-8")
-    (out / "metrics.jsonl").write_text("".join(json.dumps(m, sort_keys=True) + "\n" for m in run.metrics),
-                                       encoding="utf-8")
+    folder = run_folder(cfg)
+    folder.write_config(command_line(cfg))
+    folder.write_metrics(run.metrics)
     per_epoch = len(splits.train)
     with progress_reporter(progress, cfg.epochs * per_epoch, run.epoch * per_epoch, "rows") as report:
         while run.epoch < cfg.epochs:
@@ -437,11 +431,10 @@ def train(cfg: SupervisedConfig, *, resume: bool = False, progress: Progress = F
             line = _epoch_line(cfg, net, data, splits, run.epoch, loss, acc, time.perf_counter() - clock)
             run.metrics.append(line)
             run.epoch += 1
-            with (out / "metrics.jsonl").open("a", encoding="utf-8") as f:
-                f.write(json.dumps(line, sort_keys=True) + "\n")
+            folder.append_metrics(line)
             save_checkpoint(cfg, net, optimizer, run)
             if cfg.curve:
-                plot_curve(run.metrics, out / "curve.png", cfg.model, cfg.target)
+                plot_curve(cfg)
     return _finish(cfg, net, data, splits, run)
 
 
@@ -464,65 +457,40 @@ def _finish(
                  "test_rows": len(splits.test)},
         "parameters": count_parameters(net), "test_loss": test_loss, **quality, "metrics": run.metrics,
     }
-    path = save_model(model_file(Path(cfg.out), cfg.model, cfg.target), net.eval(), summary)
+    folder = run_folder(cfg)
+    path = save_model(folder.model_file, net.eval(), summary)
     summary["model_file"] = str(path)
-    (Path(cfg.out) / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    folder.write_summary(summary)
     return summary
 
 
 # =============================================================================================
 # 5. Learning curve and the command line that reproduces a run
 # =============================================================================================
-def plot_curve(metrics: list[dict[str, Any]], path: Path, model: str = "", target: str = "discard") -> None:
-    """Training / validation loss and accuracy per epoch (a value model: loss with the mean's
-    floor, and the validation correlation)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    epochs = [m["epoch"] for m in metrics]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-    if target == "score":
-        axes[0].plot(epochs, [m["train_loss"] for m in metrics], marker=".", label="training")
-        axes[0].plot(epochs, [m["validation_loss"] for m in metrics], marker="o", label="validation")
-        axes[0].plot(epochs, [m["validation_mean_loss"] for m in metrics], ls="--", label="the mean's")
-        axes[1].plot(epochs, [m["validation_correlation"] or 0.0 for m in metrics], marker="o")
-        axes[0].set(xlabel="epoch", title=f"{model} value: squared error")
-        axes[1].set(xlabel="epoch", title="validation correlation with the points")
-        axes[0].legend()
+def plot_curve(cfg: SupervisedConfig) -> None:
+    """``curve.png`` of the run from its ``metrics.jsonl``: training / validation loss and
+    accuracy per epoch (a value model: loss with the mean's floor, and the validation
+    correlation)."""
+    if cfg.target == "score":
+        losses = ["train_loss", "validation_loss", "validation_mean_loss"]
+        panels = {f"{cfg.model} value: squared error": losses,
+                  "validation correlation with the points": ["validation_correlation"]}
     else:
-        for ax, key, label in zip(axes, ("loss", "accuracy"), ("loss", "top-1 agreement"), strict=True):
-            ax.plot(epochs, [m[f"train_{key}"] for m in metrics], marker=".", label="training")
-            ax.plot(epochs, [m[f"validation_{key}"] for m in metrics], marker="o", label="validation")
-            ax.set(xlabel="epoch", title=f"{model} {label}".strip())
-            ax.legend()
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-
-
-_OPTION = {"batch_size": "batch"}
+        panels = {f"{cfg.model} loss": ["train_loss", "validation_loss"],
+                  f"{cfg.model} top-1 agreement": ["train_accuracy", "validation_accuracy"]}
+    run_folder(cfg).plot_curve(panels, x="epoch")
 
 
 def command_line(cfg: SupervisedConfig) -> str:
     """The ``paiju mahjong train-supervised`` command of ``cfg`` (options that differ from the defaults)."""
     words = ["paiju", "mahjong", "train-supervised", "--data", cfg.data, "--model", cfg.model,
              "--out", cfg.out]
-    for f in fields(SupervisedConfig):
-        value = getattr(cfg, f.name)
-        if f.name in ("data", "model", "out", "curve") or value == f.default:
-            continue
-        text = ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
-        words += [f"--{_OPTION.get(f.name, f.name.replace('_', '-'))}", text]
-    return shlex.join(words)
+    return config_command_line(words, cfg, skip=("data", "model", "out", "curve"))
 
-
-_DEFAULTS = {f.name: f.default for f in fields(SupervisedConfig)}
 
 __all__ = [
     "MASKED",
+    "MAY_CHANGE",
     "MODELS",
     "TARGETS",
     "RunState",
@@ -540,6 +508,7 @@ __all__ = [
     "net_config",
     "plot_curve",
     "predict",
+    "run_folder",
     "split_by_hand",
     "targets",
     "train",
