@@ -1,15 +1,16 @@
-"""The engine's parts by concern: settlement and observation apart from the rules.
+"""The engine's parts by concern: settlement, notation and observation apart from the rules.
 
 ``paiju.mahjong.game`` keeps the rules of play and re-exports the rest; these tests check that
 each re-exported name is the one object of its module, and that settlement reads a position
 without changing it: what it computes before the winning move is what the engine books after
-it, with the payments worked out by hand.
+it, with the payments worked out by hand. That the parts never import the engine is an
+import-linter contract (``pyproject.toml``).
 """
 
 from __future__ import annotations
 
 import paiju.mahjong.game as game
-from paiju.mahjong import observation, settlement
+from paiju.mahjong import notation, observation, phases, settlement
 from paiju.mahjong.game import WIN, MahjongGame, MahjongState, Phase, build_wall
 from paiju.mahjong.tiles import Tile
 
@@ -60,8 +61,11 @@ def test_an_exhaustive_draw_pays_nothing() -> None:
 
 def test_each_name_game_reexports_is_its_module_s_own() -> None:
     homes = {
+        notation: "DISCARD CONCEALED_KONG ADDED_KONG WIN PUNG KONG CHOW_LOW CHOW_MID CHOW_HIGH PASS "
+        "NUM_ACTIONS action_name wall_notation parse_wall build_wall",
         settlement: "HandResult",
         observation: "MahjongObservation",
+        phases: "NUM_PLAYERS HAND_SIZE Phase DrawKind",
     }
     for module, names in homes.items():
         for name in names.split():

@@ -23,20 +23,21 @@ Flow of one hand
    tile decides win / pass; a win robs the kong (搶槓), otherwise the kong stands.
 5. The hand ends on a win or when a normal draw is due with only the dead wall left (流局).
 
-Action space (fixed, ``NUM_ACTIONS = 109``)
--------------------------------------------
-====================  =============================================================
-``0..33``             discard tile kind k
-``34..67``            concealed kong (暗槓) of kind k - 34
-``68..101``           added kong (加槓) of kind k - 68
-``102`` WIN           self-draw win on one's turn, or win on the discard / robbed kong
-``103`` PUNG          pung the discard
-``104`` KONG          exposed kong (明槓) on the discard
-``105`` CHOW_LOW      chow with the discard as the lowest tile (t, t+1, t+2)
-``106`` CHOW_MID      chow with the discard in the middle (t-1, t, t+1)
-``107`` CHOW_HIGH     chow with the discard as the highest tile (t-2, t-1, t)
-``108`` PASS          decline every claim in a window
-====================  =============================================================
+Where each piece lives
+----------------------
+This module holds the rules of play: legal actions and applying them (deal, draws, claims,
+kongs, the end of a hand and what comes next). The rest of a hand's life is split by concern
+and re-exported here, so ``from paiju.mahjong.game import ...`` still names it all:
+
+* :mod:`paiju.mahjong.notation`: the action ids (``NUM_ACTIONS = 109``: discards, kongs, WIN,
+  PUNG, KONG, the three chows, PASS; the layout table is there), their names, reading a move
+  from text, the state as text, and the wall notation (``wall_notation``, ``parse_wall``,
+  ``build_wall``);
+* :mod:`paiju.mahjong.settlement`: :class:`HandResult` and what a finished hand pays (the tai
+  of a win in a position, the payments);
+* :mod:`paiju.mahjong.observation`: :class:`MahjongObservation`, what one seat sees;
+* :mod:`paiju.mahjong.phases`: the seat count, hand size, phase codes and draw kinds;
+* :mod:`paiju.mahjong.determinize`: full states consistent with an observation.
 """
 
 from __future__ import annotations
@@ -47,19 +48,39 @@ from typing import Any
 
 import numpy as np
 
-from paiju.core.errors import AmbiguousMoveError, ConfigError, IllegalMoveError, InvalidNotationError
+from paiju.core.errors import ConfigError, IllegalMoveError
 from paiju.core.protocol import CHANCE, TERMINAL, GameInfo, State
 from paiju.core.rng import SeedLike, as_generator
 from paiju.mahjong.config import FLAG_PATTERNS, MahjongConfig
 from paiju.mahjong.determinize import sample_state as _sample_state
-from paiju.mahjong.observation import MahjongObservation as MahjongObservation  # re-exported
+
+# The engine's whole vocabulary stays importable from here (``X as X``: re-exported), though
+# each name is defined in the module of its concern (see the module docstring).
+from paiju.mahjong.notation import ADDED_KONG as ADDED_KONG
+from paiju.mahjong.notation import CHOW_HIGH as CHOW_HIGH
+from paiju.mahjong.notation import CHOW_LOW as CHOW_LOW
+from paiju.mahjong.notation import CHOW_MID as CHOW_MID
+from paiju.mahjong.notation import CONCEALED_KONG as CONCEALED_KONG
+from paiju.mahjong.notation import DISCARD as DISCARD
+from paiju.mahjong.notation import KONG as KONG
+from paiju.mahjong.notation import NUM_ACTIONS as NUM_ACTIONS
+from paiju.mahjong.notation import PASS as PASS
+from paiju.mahjong.notation import PUNG as PUNG
+from paiju.mahjong.notation import WIN as WIN
+from paiju.mahjong.notation import action_name as action_name
+from paiju.mahjong.notation import action_to_string, format_state, read_action
+from paiju.mahjong.notation import build_wall as build_wall
+from paiju.mahjong.notation import parse_wall as parse_wall
+from paiju.mahjong.notation import wall_notation as wall_notation
+from paiju.mahjong.observation import MahjongObservation as MahjongObservation
 from paiju.mahjong.observation import observe
-from paiju.mahjong.phases import NUM_PLAYERS as NUM_PLAYERS  # defined there so determinize can read them
+from paiju.mahjong.phases import HAND_SIZE as HAND_SIZE
+from paiju.mahjong.phases import NUM_PLAYERS as NUM_PLAYERS
 from paiju.mahjong.phases import DrawKind as DrawKind
 from paiju.mahjong.phases import Phase as Phase
-from paiju.mahjong.scoring import Payment as Payment  # re-exported: the engine's API names it here
+from paiju.mahjong.scoring import Payment as Payment
 from paiju.mahjong.scoring import is_complete, is_ligu, ligu_waits, waits
-from paiju.mahjong.settlement import HandResult as HandResult  # re-exported, as before the split
+from paiju.mahjong.settlement import HandResult as HandResult
 from paiju.mahjong.settlement import (
     exhaustive_draw,
     flower_win_result,
@@ -78,31 +99,14 @@ from paiju.mahjong.tiles import (
     MeldType,
     flower_name,
     format_counts,
-    format_tiles,
-    parse_kinds,
-    parse_wall_kinds,
     tile_name,
     wall_tile_name,
 )
 
-DISCARD = 0
-CONCEALED_KONG = 34
-ADDED_KONG = 68
-WIN = 102
-PUNG = 103
-KONG = 104
-CHOW_LOW = 105
-CHOW_MID = 106
-CHOW_HIGH = 107
-PASS = 108
-NUM_ACTIONS = 109
-
-HAND_SIZE = 16
 RULES_VERSION = "tw16-noflower-1"
 MAX_DECISIONS_PER_HAND = 500
 """Bound on decisions in one hand: <= 92 turns, <= 92 claim windows x 3 seats, kongs, robs."""
 
-_WIND_NAMES = "東南西北"
 LOCK_ALL_DISCARDS = 1 << NUM_KINDS
 """Lock bit of ``missed_discard_scope="all"``: no win on any discard until one's own next discard."""
 
@@ -733,22 +737,12 @@ class MahjongState(State):
             self.phase = Phase.DEAL
             self.turn = self.dealer
 
-    # ---- observation (what a seat sees: paiju.mahjong.observation) -------------------------------
+    # ---- observation and notation (paiju.mahjong.observation, paiju.mahjong.notation) ----------
     def observation(self, player: int) -> MahjongObservation:
         return observe(self, player)
 
-    # ---- notation -----------------------------------------------------------------------------
     def action_to_string(self, action: Any) -> str:
-        if self.phase == Phase.DEAL and isinstance(action, tuple | list):
-            try:
-                return "wall " + wall_notation(action)
-            except InvalidNotationError:
-                return f"wall {action!r}"
-        return action_name(
-            int(action),
-            self.window_tile if self.phase in (Phase.CLAIM, Phase.ROB) else -1,
-            self_draw=self.phase == Phase.TURN,
-        )
+        return action_to_string(self, action)
 
     def parse_action(self, text: str) -> int:
         """An action from text: ``5m`` (discard), ``kong 5m``, ``win``, ``pung``, ``chow 345m``, ``pass``.
@@ -761,78 +755,11 @@ class MahjongState(State):
         a chow that fits two ways without the tiles, :class:`IllegalMoveError` when the move is
         not legal now.
         """
-        words = text.strip().lower().split()
-        if not words:
-            raise InvalidNotationError("empty mahjong move")
-        kong_type = None
-        if words[0] in ("concealed", "added") and len(words) > 1 and words[1] == "kong":
-            kong_type = words.pop(0)  # action_to_string's name of a kong on one's turn
-        verb, rest = words[0], " ".join(words[1:])
         legal = self.legal_actions()
-        aliases = {
-            "hu": "win",
-            "胡": "win",
-            "自摸": "win",
-            "tsumo": "win",
-            "ron": "win",
-            "碰": "pung",
-            "pong": "pung",
-            "槓": "kong",
-            "gang": "kong",
-            "吃": "chow",
-            "chi": "chow",
-            "過": "pass",
-            "discard": "d",
-        }
-        verb = aliases.get(verb, verb)
-        if verb == "win":
-            a = WIN
-        elif verb == "pass":
-            a = PASS
-        elif verb == "pung":
-            a = PUNG
-        elif verb == "kong" and self.phase != Phase.TURN and kong_type is None:
-            a = KONG
-        elif verb == "kong":
-            a = self._turn_kong(rest, text, kong_type)
-        elif verb == "chow":
-            chows = [x for x in (CHOW_LOW, CHOW_MID, CHOW_HIGH) if x in legal]
-            if rest:
-                ks = sorted(parse_kinds(rest))
-                t = self.window_tile
-                if len(ks) != 3 or t not in ks or ks[1] != ks[0] + 1 or ks[2] != ks[1] + 1:
-                    raise InvalidNotationError(
-                        f"a chow is three consecutive tiles including the discard: {text!r}"
-                    )
-                a = CHOW_LOW + (t - ks[0])
-            elif len(chows) == 1:
-                a = chows[0]
-            elif len(chows) > 1:
-                raise AmbiguousMoveError(
-                    f"{text!r} fits {', '.join(self.action_to_string(x) for x in chows)}; "
-                    "name the three tiles"
-                )
-            else:
-                a = CHOW_LOW
-        else:
-            ks = parse_kinds(rest if verb == "d" else text)
-            if len(ks) != 1:
-                raise InvalidNotationError(f"unknown mahjong move {text!r}: a discard is one tile like '5m'")
-            a = ks[0]
+        a = read_action(self, text, legal)
         if a not in legal:
             raise IllegalMoveError(self._illegal_reason(a))
         return a
-
-    def _turn_kong(self, rest: str, text: str, kong_type: str | None) -> int:
-        """The kong on one's turn that ``kong 5m`` names: ``concealed`` / ``added`` as written,
-        else concealed when the hand holds four, added otherwise."""
-        ks = parse_kinds(rest) if rest else []
-        if len(ks) != 1:
-            raise InvalidNotationError(f"say which kong on your turn, e.g. 'kong 5m', not {text!r}")
-        k = ks[0]
-        if kong_type is None:
-            kong_type = "concealed" if self.hands[self.turn][k] == 4 else "added"
-        return (CONCEALED_KONG if kong_type == "concealed" else ADDED_KONG) + k
 
     def random_playout(self, rng: SeedLike = None) -> MahjongState:
         """Play uniformly random legal actions (and chance) to the end, in place; returns self.
@@ -850,17 +777,7 @@ class MahjongState(State):
         return self
 
     def __str__(self) -> str:
-        lines = [
-            f"hand {self.hand_number} dealer {self.dealer} 連{self.continuation} "
-            f"round {_WIND_NAMES[self.round_wind]} phase {self.phase.name} live {self.live_tiles}"
-        ]
-        for s in range(NUM_PLAYERS):
-            ms = " ".join(str(m) for m in self.melds[s])
-            river = " ".join(tile_name(k) + ("*" if by >= 0 else "") for k, by in self.rivers[s])
-            lines.append(
-                f"  {s} {_WIND_NAMES[self.seat_wind(s)]} {format_counts(self.hands[s])} [{ms}] | {river}"
-            )
-        return "\n".join(lines)
+        return format_state(self)
 
 
 _FULL_SET = np.repeat(np.arange(NUM_KINDS), COPIES)
@@ -869,32 +786,6 @@ _FULL_SET_FLOWERS = np.concatenate([_FULL_SET, np.arange(FLOWER_BASE, FLOWER_BAS
 
 def _others(p: int) -> tuple[int, int, int]:
     return ((p + 1) % NUM_PLAYERS, (p + 2) % NUM_PLAYERS, (p + 3) % NUM_PLAYERS)
-
-
-def action_name(action: int, window_tile: int = -1, *, self_draw: bool = False) -> str:
-    """Readable name of an action id (the layout of the module docstring)."""
-    a = action
-    if not 0 <= a < NUM_ACTIONS:
-        return f"<invalid mahjong action {a}>"
-    if a < CONCEALED_KONG:
-        return f"discard {tile_name(a)}"
-    if a < ADDED_KONG:
-        return f"concealed kong {tile_name(a - CONCEALED_KONG)}"
-    if a < WIN:
-        return f"added kong {tile_name(a - ADDED_KONG)}"
-    on = f" {tile_name(window_tile)}" if window_tile >= 0 else ""
-    if a == WIN:
-        return "win (自摸)" if self_draw else f"win{on}"
-    if a == PUNG:
-        return f"pung{on}"
-    if a == KONG:
-        return f"kong{on}"
-    if a == PASS:
-        return "pass"
-    if window_tile >= 0:
-        low = window_tile - (a - CHOW_LOW)
-        return f"chow {format_tiles((low, low + 1, low + 2))}"
-    return ("chow (discard low)", "chow (discard middle)", "chow (discard high)")[a - CHOW_LOW]
 
 
 class MahjongGame:
@@ -997,86 +888,3 @@ class MahjongGame:
         if not isinstance(observation, MahjongObservation):
             raise TypeError(f"sample_state needs a MahjongObservation, not {type(observation).__name__}")
         return _sample_state(self, observation, as_generator(rng))
-
-
-def wall_notation(wall: Sequence[int]) -> str:
-    """The wall in dealing order, one tile after another (``1m5p3z…``, 272 characters; with
-    flowers 144 entries, the flowers written ``1f``..``8f``)."""
-    if len(wall) not in (NUM_TILES, NUM_TILES_WITH_FLOWERS):
-        raise InvalidNotationError(
-            f"a wall has {NUM_TILES} tiles ({NUM_TILES_WITH_FLOWERS} with flowers), got {len(wall)}"
-        )
-    return "".join(wall_tile_name(int(k)) for k in wall)
-
-
-def parse_wall(text: str, *, flowers: bool = False) -> tuple[int, ...]:
-    """Inverse of :func:`wall_notation` (tiles in written order; each kind exactly 4 times and,
-    with ``flowers``, each flower once)."""
-    kinds = parse_wall_kinds(text.removeprefix("wall").strip(), flowers=flowers)
-    size = NUM_TILES_WITH_FLOWERS if flowers else NUM_TILES
-    if len(kinds) != size:
-        raise InvalidNotationError(f"a wall has {size} tiles, got {len(kinds)} in {text[:40]!r}…")
-    counts = [0] * NUM_KINDS
-    for k in kinds:
-        if k < NUM_KINDS:
-            counts[k] += 1
-    bad = [tile_name(k) for k in range(NUM_KINDS) if counts[k] != COPIES]
-    if bad:
-        raise InvalidNotationError(f"a wall holds each tile 4 times; wrong number of {', '.join(bad)}")
-    return tuple(kinds)
-
-
-def build_wall(
-    hands: Sequence[str],
-    draws: str = "",
-    replacements: str = "",
-    *,
-    dealer: int = 0,
-    seed: SeedLike = 0,
-    flowers: bool = False,
-) -> tuple[int, ...]:
-    """A 136-tile wall that deals the given tiles: for puzzles, tests and replaying real hands.
-
-    ``hands[seat]`` is the notation of that seat's starting tiles (17 for ``dealer``, 16 for the
-    others; a shorter string is topped up at random), ``draws`` the normal draws in order from
-    the head, ``replacements`` the kong replacement tiles in order from the tail. The tiles not
-    named are shuffled with ``seed`` into the remaining places. With ``flowers`` the wall has
-    144 entries and the strings may name flowers (``1f``..``8f``); remember that the flowers of
-    the deal are replaced from the tail first, seat by seat from the dealer.
-    """
-    if len(hands) != NUM_PLAYERS:
-        raise InvalidNotationError(f"build_wall needs 4 hands (one per seat), got {len(hands)}")
-    named = [parse_wall_kinds(h, flowers=flowers, max_copies=NUM_TILES) for h in hands]
-    head = parse_wall_kinds(draws, flowers=flowers, max_copies=NUM_TILES)
-    back = parse_wall_kinds(replacements, flowers=flowers, max_copies=NUM_TILES)
-    entries = FLOWER_BASE + (NUM_FLOWERS if flowers else 0)
-    size = NUM_TILES_WITH_FLOWERS if flowers else NUM_TILES
-    counts = [0] * entries
-    for k in [*(k for h in named for k in h), *head, *back]:
-        counts[k] += 1
-        if counts[k] > (COPIES if k < FLOWER_BASE else 1):
-            raise InvalidNotationError(f"build_wall: more than {counts[k] - 1} of {wall_tile_name(k)} named")
-    for seat, h in enumerate(named):
-        cap = HAND_SIZE + (1 if seat == dealer else 0)
-        if len(h) > cap:
-            raise InvalidNotationError(f"build_wall: seat {seat} is dealt {cap} tiles, {len(h)} named")
-    spare = [k for k in range(entries) for _ in range((COPIES if k < FLOWER_BASE else 1) - counts[k])]
-    spare_arr = as_generator(seed).permutation(np.array(spare, dtype=np.int64))
-    fill = iter(int(k) for k in spare_arr)
-    wall: list[int] = [-1] * size
-    for i in range(NUM_PLAYERS):
-        seat = (dealer + i) % NUM_PLAYERS
-        tiles = named[seat] + [next(fill) for _ in range(HAND_SIZE + (seat == dealer) - len(named[seat]))]
-        wall[i * HAND_SIZE : (i + 1) * HAND_SIZE] = tiles[:HAND_SIZE]
-        if seat == dealer:
-            wall[NUM_PLAYERS * HAND_SIZE] = tiles[HAND_SIZE]
-    start = NUM_PLAYERS * HAND_SIZE + 1
-    if len(head) + len(back) > size - start:
-        raise InvalidNotationError("build_wall: more draws and replacements named than the wall holds")
-    wall[start : start + len(head)] = head
-    for i, k in enumerate(back):
-        wall[size - 1 - i] = k
-    for i in range(size):
-        if wall[i] < 0:
-            wall[i] = next(fill)
-    return tuple(wall)

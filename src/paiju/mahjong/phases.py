@@ -1,8 +1,9 @@
-"""The mahjong engine's seat count, phase codes and draw kinds.
+"""The mahjong engine's seat count, hand size, phase codes and draw kinds.
 
 A module of their own, re-exported by :mod:`paiju.mahjong.game`, because code that reads
-observations (determinization, :mod:`paiju.mahjong.determinize`) needs these codes without
-importing the engine that calls it (``docs/design.md`` §21).
+observations or walls (determinization, :mod:`paiju.mahjong.determinize`; the wall notation,
+:mod:`paiju.mahjong.notation`) needs these facts without importing the engine that calls it
+(``docs/design.md`` §21).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from enum import IntEnum
 
 NUM_PLAYERS = 4
+HAND_SIZE = 16
+"""Tiles dealt to each seat (the dealer gets one more): Taiwan 16-tile mahjong."""
 
 
 class Phase(IntEnum):
