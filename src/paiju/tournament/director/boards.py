@@ -13,8 +13,8 @@ whose cards or number do not match it.
 
 The round's deals come from a pool: by the paper's DIH ranking (the pool's deals with their
 score laws from ``paiju dih dists``, ranked by their own DIH for the event's field, the boards
-a player plays over the event and its R, best first, skipping deals already used), or at random
-(from a pool or freshly dealt), every draw from a stored seed.
+a player plays over the event and R + 1 for its R unique places, best first, skipping deals
+already used), or at random (from a pool or freshly dealt), every draw from a stored seed.
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ def select_by_dih(
     top: int,
     min_plays: int,
 ) -> BoardChoice:
-    """The ``count`` unused pool deals of highest own DIH(D; n=players, m=event_boards, r=top)."""
+    """The ``count`` unused pool deals of highest own DIH(D; n=players, m=event_boards, r=top)
+    (``top`` at most ``players``)."""
     from paiju.tournament.selection import load_pool, rank_by_dih, set_dih
 
     loaded = load_pool(pool_file, dists, min_plays=min_plays)

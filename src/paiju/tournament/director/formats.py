@@ -47,7 +47,8 @@ class EventFormat:
     """Boards every table plays in a round. 3 (the default) lets each player hold each hand
     of a round's boards once; 1 is the paper's "one deal per round"."""
     top: int = 3
-    """R: the places that should be unique at the end (deal selection's target)."""
+    """R: the places that should be unique at the end (deal selection ranks deals by DIH at
+    R + 1: the R + 1 highest totals pairwise distinct)."""
     odd_field: OddField = "bye"
     """When the field is not a multiple of 3: ``bye`` (1 or 2 players sit out the round) or
     ``sitter`` (the director's substitutes fill the last tables; they are never ranked)."""

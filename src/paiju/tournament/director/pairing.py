@@ -14,14 +14,15 @@ meets nobody and has no club.
 The solver (:func:`solve`) is exact when it can afford to be. It starts from the tables of
 consecutive players in standings order, improves them by swapping two players of different
 tables while that lowers the cost (a local search of at most ``max_passes`` passes), then runs
-a depth-first branch and bound from that solution: the first unseated player in standings
-order is seated with each pair of unseated players, most promising first, and a branch is cut when
+a depth-first branch and bound from that solution: the first unseated player in standings order
+is seated with each pair of unseated players, most promising first, and a branch is cut when
 its cost so far plus a lower bound on the rest (half the sum, over the unseated players, of
-each one's two cheapest pairs) cannot beat the best partition found. The search counts its
-work (triples evaluated) and stops at ``budget``: the result is then the best partition found,
-marked ``optimal=False``. Work, not wall time, bounds it, so the same input always gives the
-same tables, on any machine and under any load (an event's pairing must be reproducible
-from its stored seed). ``docs/tournament.md`` gives the time this takes for 108 players.
+each one's two cheapest pairs) cannot beat the best partition found. The search counts its work
+(the triples it evaluates and the players at each node it visits) and stops at ``budget``: the
+result is then the best partition found, marked ``optimal=False``. Work, not wall time, bounds
+it, so the same input always gives the same tables, on any machine and under any load (an
+event's pairing must be reproducible from its stored seed). ``docs/tournament.md`` gives the
+time this takes for 108 players.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from paiju.core.errors import ConfigError
 from paiju.tournament.director.formats import TABLE_SIZE
 
 DEFAULT_BUDGET: Final = 3_000_000
-"""Triples the branch and bound may evaluate (about a few seconds of one core at 108 players)."""
+"""Work the branch and bound may do (under a second of CPU time at 108 players; docs/tournament.md)."""
 DEFAULT_PASSES: Final = 50
 """Passes of the swap search at most (each is O(tables²); it usually settles in a few)."""
 
@@ -70,7 +71,7 @@ class Pairing:
     optimal: bool
     """True when the branch and bound finished: no partition costs less."""
     work: int
-    """Triples the branch and bound evaluated (at most the budget plus one node's)."""
+    """Work the branch and bound did (at most the budget plus one node's)."""
 
 
 def pair_key(a: int, b: int) -> tuple[int, int]:
@@ -185,19 +186,20 @@ class _BranchAndBound:
         self.budget = budget
         self.best = [list(t) for t in start]
         self.best_cost = sum(model.table(*t) for t in start)
-        n = len(model.entrants)
         # each player's two cheapest pairs: a table costs half the sum of these over its players, at least
         self.floor = [sum(sorted(row[:i] + row[i + 1 :])[:2]) for i, row in enumerate(model.matrix)]
-        self.seated = [False] * n
         self.work = 0
         self.finished = False
 
     def run(self) -> None:
-        self.finished = self._extend([], 0, sum(self.floor))
+        n = len(self.model.entrants)
+        self.finished = self._extend(list(range(n)), [], 0, sum(self.floor))
 
-    def _extend(self, tables: list[tuple[int, int, int]], cost: int, floor_left: int) -> bool:
-        """Seat the rest; False when the budget ran out (the search is then incomplete)."""
-        free = [i for i, s in enumerate(self.seated) if not s]
+    def _extend(
+        self, free: list[int], tables: list[tuple[int, int, int]], cost: int, floor_left: int
+    ) -> bool:
+        """Seat the ``free`` players (in standings order); False when the budget ran out (the
+        search is then incomplete)."""
         if not free:
             if cost < self.best_cost:
                 self.best_cost, self.best = cost, [list(t) for t in tables]
@@ -212,7 +214,7 @@ class _BranchAndBound:
             for k in others[x + 1 :]:
                 table_cost = base + m[first][k] + m[j][k]
                 options.append((2 * table_cost - fl[j] - fl[k], table_cost, j, k))
-        self.work += len(options)
+        self.work += len(options) + len(free)  # the node's own overhead counts too
         options.sort()
         bound = 2 * cost + floor_left - fl[first]
         for reduced, table_cost, j, k in options:
@@ -220,12 +222,8 @@ class _BranchAndBound:
                 break  # the remaining tables cost at least half their players' floors
             if self.work >= self.budget:
                 return False
-            for p in (first, j, k):
-                self.seated[p] = True
-            rest = floor_left - fl[first] - fl[j] - fl[k]
-            done = self._extend([*tables, (first, j, k)], cost + table_cost, rest)
-            for p in (first, j, k):
-                self.seated[p] = False
-            if not done:
+            rest = [p for p in others if p != j and p != k]
+            left = floor_left - fl[first] - fl[j] - fl[k]
+            if not self._extend(rest, [*tables, (first, j, k)], cost + table_cost, left):
                 return False
         return True

@@ -229,7 +229,8 @@ def choose_boards(
             used,
             players=field,
             event_boards=fmt.rounds * count,
-            top=fmt.top,
+            # R unique places = the top R + 1 totals pairwise distinct (docs/dih.md §1)
+            top=fmt.top + 1,
             min_plays=min_plays,
         )
     else:
