@@ -10,7 +10,7 @@ from __future__ import annotations
 import getpass
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 from rich.table import Table
@@ -19,6 +19,9 @@ from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
 from paiju.cli.validate import LimitsHelpCommand, input_file, output_file, parquet_input
 from paiju.tournament.director.formats import MAX_ROUNDS
+
+if TYPE_CHECKING:  # the store (sqlite3) is imported when a command runs, not for --help
+    from paiju.tournament.director.store import EventStore
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -59,7 +62,7 @@ def _who(by: str | None) -> str:
         return "director"
 
 
-def _open(event: Path) -> Any:
+def _open(event: Path) -> EventStore:
     from paiju.tournament.director.store import EventStore
 
     return EventStore.open(event)
@@ -103,9 +106,8 @@ def new(
         )
         return
     console.print(f"created {event}: {info.name!r}, {count} players")
-    console.print(
-        "format: " + ", ".join(f"{k}={v}" for k, v in info.format.as_dict().items() if v is not None)
-    )
+    shown = {k: ",".join(v) if isinstance(v, list) else v for k, v in info.format.as_dict().items()}
+    console.print("format: " + ", ".join(f"{k}={v}" for k, v in shown.items() if v is not None))
 
 
 @app.command("players", cls=LimitsHelpCommand)
@@ -132,29 +134,32 @@ def players(
         if withdraw is not None:
             field.withdraw(store, withdraw, _who(by))
         listed = store.players()
-    rows = [
-        {
-            "id": p.code,
-            "name": p.name,
-            "club": p.club,
-            "rating": p.rating,
-            "entered_round": p.entered_round,
-            "withdrawn_round": p.withdrawn_round,
-        }
-        for p in listed
-    ]
     if as_json:
-        print_json({"players": rows})
+        print_json(
+            {
+                "players": [
+                    {
+                        "id": p.code,
+                        "name": p.name,
+                        "club": p.club,
+                        "rating": p.rating,
+                        "entered_round": p.entered_round,
+                        "withdrawn_round": p.withdrawn_round,
+                    }
+                    for p in listed
+                ]
+            }
+        )
         return
-    table = Table(title=f"{len(rows)} players")
+    table = Table(title=f"{len(listed)} players")
     for col in ("id", "name", "club", "rating", "status"):
         table.add_column(col)
-    for r in rows:
-        status = "playing" if r["entered_round"] == 1 else f"from round {r['entered_round']}"
-        if r["withdrawn_round"] is not None:
-            status = f"withdrawn before round {r['withdrawn_round']}"
-        rating = "" if r["rating"] is None else f"{r['rating']:g}"
-        table.add_row(r["id"], r["name"], r["club"], rating, status)
+    for p in listed:
+        status = "playing" if p.entered_round == 1 else f"from round {p.entered_round}"
+        if p.withdrawn_round is not None:
+            status = f"withdrawn before round {p.withdrawn_round}"
+        rating = "" if p.rating is None else f"{p.rating:g}"
+        table.add_row(p.code, p.name, p.club, rating, status)
     console.print(table)
 
 
