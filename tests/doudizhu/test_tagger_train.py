@@ -13,6 +13,7 @@ from paiju.cli.main import app
 from paiju.core.errors import ConfigError
 from paiju.doudizhu.selfplay import selfplay
 from paiju.doudizhu.tagger.data import build_rows, write_dataset
+from paiju.doudizhu.tagger.model import load_model
 from paiju.doudizhu.tagger.train import TrainConfig, train
 
 runner = CliRunner()
@@ -33,7 +34,7 @@ def _config(data: Path, out: Path, epochs: int) -> TrainConfig:
 
 
 def _weights(out: Path) -> dict[str, torch.Tensor]:
-    state: dict[str, torch.Tensor] = torch.load(out / "last.pt", weights_only=False)["model"]
+    state: dict[str, torch.Tensor] = torch.load(out / "checkpoint.pt", weights_only=True)["model"]
     return state
 
 
@@ -53,19 +54,24 @@ def test_resumed_run_ends_with_the_uninterrupted_weights(tiny: Path, tmp_path: P
 
 def test_outputs_metrics_curve_and_model(tiny: Path, tmp_path: Path) -> None:
     metrics = train(_config(tiny, tmp_path, 2))
-    for name in ("metrics.json", "curve.png", "tagger.pt", "tagger.config.json", "tagger.metrics.json"):
+    for name in ("config.json", "checkpoint.pt", "model.pt", "metrics.jsonl", "metrics.json", "curve.png"):
         assert (tmp_path / name).is_file(), name
-    assert json.loads((tmp_path / "metrics.json").read_text()) == metrics["epochs"]
+    lines = [json.loads(x) for x in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert lines == metrics["epochs"] and json.loads((tmp_path / "metrics.json").read_text()) == metrics
     test = metrics["test"]
     assert test["all"]["tagger"]["hands"] == 12 and "source=greedy" in test
     for name in ("heuristic", "exact_groups", "exact_plays"):
         assert 0 < test["all"][name]["per_card"] <= 1
-    assert json.loads((tmp_path / "tagger.config.json").read_text())["epochs"] == 2
+    written = json.loads((tmp_path / "config.json").read_text())
+    assert written["config"]["epochs"] == 2 and written["trainer"] == "tagger-train"
+    assert written["command"] == f"paiju ddz tagger-train --data {tiny} --out {tmp_path} --epochs 2 " \
+        "--batch-size 16 --embedding 8 --hidden 8"  # what differs from the defaults; progress is no option
+    assert load_model(tmp_path / "model.pt").config.hidden == 8
 
 
 def test_resume_with_another_config_is_refused(tiny: Path, tmp_path: Path) -> None:
     train(_config(tiny, tmp_path, 1))
-    with pytest.raises(ConfigError, match="another config"):
+    with pytest.raises(ConfigError, match=r"another configuration \(hidden: 8 there, 9 now\)"):
         train(TrainConfig(**{**_config(tiny, tmp_path, 2).__dict__, "hidden": 9}))
 
 
@@ -81,7 +87,6 @@ def test_cli_trains_and_reports(tiny: Path, tmp_path: Path) -> None:
 
 def test_by_source_reads_each_rows_source_and_resumes(tiny: Path, tmp_path: Path) -> None:
     from paiju.doudizhu.tagger.data import read_dataset
-    from paiju.doudizhu.tagger.model import load_model
 
     def config(out: Path, epochs: int, by_source: str = "rule") -> TrainConfig:
         return TrainConfig(**{**_config(tiny, out, epochs).__dict__, "by_source": by_source})
@@ -103,7 +108,7 @@ def test_by_source_reads_each_rows_source_and_resumes(tiny: Path, tmp_path: Path
     whole = train(two(tmp_path / "whole", 2))
     train(two(tmp_path / "split", 1))
     assert train(two(tmp_path / "split", 2))["epochs"] == whole["epochs"]
-    model = load_model(tmp_path / "whole" / "tagger.pt")
+    model = load_model(tmp_path / "whole" / "model.pt")
     assert model.config.sources == ("rule", "search") and model.config.default_source == "search"
     with pytest.raises(ConfigError, match="another config"):  # by_source is part of the identity
         train(TrainConfig(**{**two(tmp_path / "whole", 3).__dict__, "by_source": ""}))

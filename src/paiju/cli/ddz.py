@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from paiju.cli import options as opt
+from paiju.cli.config_options import config_command, config_values
 from paiju.cli.validate import (
     MAX_SELFPLAY_GAMES,
     LimitsHelpCommand,
@@ -363,53 +364,27 @@ def tagger_data_command(
         console.print(f"{dropped} training hands dropped: their deal is a test deal", markup=False)
 
 
-@app.command("tagger-train", cls=LimitsHelpCommand)
+@app.command(
+    "tagger-train",
+    cls=config_command("paiju.doudizhu.tagger.train:TrainConfig", skip=("data", "out", "progress")),
+)
 def tagger_train_command(
+    ctx: typer.Context,
     data: Annotated[
         Path, typer.Option("--data", "-d", parser=input_file, help="Dataset from `paiju ddz tagger-data`.")
     ],
     out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
-    epochs: Annotated[int, typer.Option("--epochs", min=1, max=1000)] = 20,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=65536)] = 128,
-    lr: Annotated[float, typer.Option("--lr", min=1e-6, max=1.0)] = 3e-3,
-    embedding: Annotated[int, typer.Option("--embedding", min=1, max=1024)] = 32,
-    hidden: Annotated[int, typer.Option("--hidden", min=1, max=1024)] = 64,
-    layers: Annotated[int, typer.Option("--layers", min=1, max=4)] = 1,
-    dropout: Annotated[float, typer.Option("--dropout", min=0.0, max=0.9)] = 0.1,
-    seed: Annotated[int, opt.seed("Seed of the training (initial weights, batches).")] = 0,
-    train_limit: Annotated[
-        int,
-        typer.Option("--train-limit", min=0, help="Use N training hands (0 = all), a fixed random subset."),
-    ] = 0,
-    threads: opt.Threads = 1,
-    prior: Annotated[
-        str,
-        typer.Option(
-            "--prior",
-            help="none (the paper's network: cards only) or exact_plays (each card's label in the exact "
-            "fewest-plays split is an input too).",
-        ),
-    ] = "none",
-    by_source: Annotated[
-        str,
-        typer.Option(
-            "--by-source",
-            metavar="SOURCE",
-            help="Read each hand's data source as an input (one model, every source's style); SOURCE is "
-            "the one hands are tagged as by default, e.g. search. Empty: one style for all (the paper).",
-        ),
-    ] = "",
     as_json: Annotated[bool, opt.json_flag("Print the final metrics as JSON (no progress bar).")] = False,
 ) -> None:
-    """Train the BiLSTM-CRF tagger (resumable); writes tagger.pt, its config, metrics and curve.png."""
+    """Train the BiLSTM-CRF tagger (resumable; rerun to resume).
+
+    Writes the run folder OUT: model.pt (the best epoch; shipped as models/tagger.pt), config.json,
+    metrics.jsonl, metrics.json (its test metrics), curve.png and checkpoint.pt.
+    """
     from paiju.cli.common import print_json
     from paiju.doudizhu.tagger.train import TrainConfig, train
 
-    config = TrainConfig(
-        data=str(data), out=str(out), epochs=epochs, batch_size=batch_size, lr=lr, embedding=embedding,
-        hidden=hidden, layers=layers, dropout=dropout, seed=seed, train_limit=train_limit,
-        threads=threads, progress=not as_json, prior=prior, by_source=by_source,
-    )
+    config = TrainConfig(data=str(data), out=str(out), progress=not as_json, **config_values(ctx))
     metrics = train(config)
     if as_json:
         print_json(metrics)

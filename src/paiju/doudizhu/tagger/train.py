@@ -4,21 +4,21 @@
 
 Seeded: the initial weights come from ``seed``, epoch ``e``'s shuffle and dropout from
 ``derive_seed(seed, e)``, so the run is a pure function of the config and the data.
-Resumable: after every epoch ``OUT/last.pt`` holds weights, optimizer state and the metrics
-so far; rerunning the same command continues after the last finished epoch and ends with the
-same weights as an uninterrupted run (tested). Outputs in ``OUT``: ``metrics.json`` (one
-entry per epoch: training loss, validation per-card accuracy, exact match, repair rate),
-``curve.png`` (the learning curve), and the chosen model — the epoch with the best validation
-per-card accuracy — as ``tagger.pt`` with ``tagger.config.json`` and ``tagger.metrics.json``
-(its held-out test metrics against the three baselines, per data source).
+Resumable: after every epoch ``OUT/checkpoint.pt`` holds weights, optimizer state and the
+metrics so far; rerunning the same command continues after the last finished epoch and ends
+with the same weights as an uninterrupted run (tested). ``OUT`` is a run folder
+(:mod:`paiju.core.run_folder`): ``config.json``, ``checkpoint.pt``, ``metrics.jsonl`` (one
+line per epoch: training loss, validation per-card accuracy, exact match, repair rate),
+``curve.png`` (the learning curve), the chosen model — the epoch with the best validation
+per-card accuracy — as ``model.pt``, and ``metrics.json`` (its held-out test metrics against
+the three baselines, per data source). The shipped tagger is ``model.pt`` copied to
+``paiju/doudizhu/models/tagger.pt``, beside ``tagger.config.json``, ``tagger.metrics.json``
+and ``tagger.curve.png``.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import asdict, dataclass, fields
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,8 @@ import torch
 
 from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
+from paiju.core.run_folder import RunFolder
+from paiju.core.run_folder import command_line as config_command_line
 from paiju.doudizhu.tagger.data import read_dataset
 from paiju.doudizhu.tagger.evaluate import evaluate_rows, score
 from paiju.doudizhu.tagger.model import (
@@ -42,27 +44,35 @@ from paiju.doudizhu.tagger.model import (
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything a training run depends on (``epochs`` and ``progress`` aside, it is the
-    identity a resume checks)."""
+    """Everything a training run depends on (apart from :data:`MAY_CHANGE`, the identity a
+    resume checks); each field's metadata gives its ``paiju ddz tagger-train`` option."""
 
     data: str
     out: str
-    epochs: int = 20
-    batch_size: int = 128
-    lr: float = 3e-3
-    embedding: int = 32
-    hidden: int = 64
-    layers: int = 1
-    dropout: float = 0.1
-    seed: int = 0
-    train_limit: int = 0
+    epochs: int = field(default=20, metadata={"min": 1, "max": 1000})
+    batch_size: int = field(default=128, metadata={"min": 1, "max": 65536})
+    lr: float = field(default=3e-3, metadata={"min": 1e-6, "max": 1.0})
+    embedding: int = field(default=32, metadata={"min": 1, "max": 1024})
+    hidden: int = field(default=64, metadata={"min": 1, "max": 1024})
+    layers: int = field(default=1, metadata={"min": 1, "max": 4})
+    dropout: float = field(default=0.1, metadata={"min": 0.0, "max": 0.9})
+    seed: int = field(default=0,
+                      metadata={"short": "-s", "help": "Seed of the training (initial weights, batches)."})
+    train_limit: int = field(
+        default=0, metadata={"help": "Use N training hands (0 = all), a fixed random subset.", "min": 0}
+    )
     """Use only N training hands (0 = all), the first N in deal-hash order — a fixed random
     subset with every source in proportion: the learning curve against data size."""
     threads: int = 1
     progress: bool = True
-    prior: str = "none"
+    prior: str = field(default="none", metadata={
+        "help": "none (the paper's network: cards only) or exact_plays (each card's label in the exact "
+                "fewest-plays split is an input too)."})
     """``exact_plays``: the network also reads each card's label in the exact fewest-plays split."""
-    by_source: str = ""
+    by_source: str = field(default="", metadata={
+        "help": "Read each hand's data source as an input (one model, every source's style); the value "
+                "is the source hands are tagged as by default, e.g. search. Empty: one style for all "
+                "(the paper)."})
     """Empty: one style for all rows (the paper). Else the network reads each row's data source
     (the sources of the training rows) and this is the source it tags as by default."""
 
@@ -70,12 +80,21 @@ class TrainConfig:
         return ModelConfig(self.embedding, self.hidden, self.layers, self.dropout, self.prior,
                            sources, self.by_source)
 
-    def identity(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "progress", "out")}
-        for name, default in (("prior", "none"), ("by_source", "")):
-            if d[name] == default:  # runs saved before the option resume
-                del d[name]
-        return d
+
+RUN_FORMAT = "paiju-tagger-run-1"
+MAY_CHANGE = ("out", "epochs", "progress")
+"""The fields a resumed run may change; the others are its identity."""
+
+
+def run_folder(config: TrainConfig) -> RunFolder:
+    """The run's folder (:mod:`paiju.core.run_folder`)."""
+    return RunFolder(config.out, "tagger-train", config, may_change=MAY_CHANGE)
+
+
+def command_line(config: TrainConfig) -> str:
+    """The ``paiju ddz tagger-train`` command of ``config`` (options that differ from the defaults)."""
+    words = ["paiju", "ddz", "tagger-train", "--data", config.data, "--out", config.out]
+    return config_command_line(words, config, skip=("data", "out", "progress"))
 
 
 def _check(config: TrainConfig) -> None:
@@ -117,16 +136,11 @@ def validation_metrics(model: HandTagger, rows: list[dict[str, Any]]) -> dict[st
 def _resume(
     config: TrainConfig, model: HandTagger, optim: torch.optim.Optimizer
 ) -> tuple[int, list[dict[str, Any]], float]:
-    """Load ``OUT/last.pt`` if there; the epochs done, their metrics and the best accuracy."""
-    last = Path(config.out) / "last.pt"
-    if not last.is_file():
+    """Load the run's checkpoint if there; the epochs done, their metrics and the best accuracy."""
+    folder = run_folder(config)
+    if not folder.has_checkpoint():
         return 0, [], -1.0
-    state = torch.load(last, map_location="cpu", weights_only=False)
-    if state["identity"] != config.identity():
-        raise ConfigError(
-            f"{config.out} holds a run with another config ({state['identity']}); "
-            f"use another --out or the same options ({config.identity()})"
-        )
+    state = folder.load_checkpoint(RUN_FORMAT)
     model.load_state_dict(state["model"])
     optim.load_state_dict(state["optim"])
     return int(state["epoch"]), list(state["history"]), float(state["best"])
@@ -155,34 +169,21 @@ def _epoch(config: TrainConfig, model: HandTagger, optim: torch.optim.Optimizer,
     return total / max(1, batches)
 
 
-def plot_curve(history: list[dict[str, Any]], path: Path) -> None:
-    """Learning curve: training loss and validation per-card accuracy per epoch."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.5))
-    epochs = [h["epoch"] for h in history]
-    ax1.plot(epochs, [h["train_loss"] for h in history], marker="o")
-    ax1.set(xlabel="epoch", ylabel="training NLL per hand", title="loss")
-    ax2.plot(epochs, [h["validation"]["per_card"] for h in history], marker="o")
-    ax2.set(xlabel="epoch", ylabel="per-card accuracy", title="validation")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+CURVE = {"loss": ["train_loss"], "validation per-card accuracy": ["validation.per_card"]}
+"""The panels of ``curve.png``: training NLL per hand and validation per-card accuracy per epoch."""
 
 
-def _finish(config: TrainConfig, out: Path, history: list[dict[str, Any]],
-            test_rows: list[dict[str, Any]]) -> dict[str, Any]:
-    best = load_model(out / "best.pt")
+def _finish(
+    config: TrainConfig, history: list[dict[str, Any]], test_rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    folder = run_folder(config)
+    best = load_model(folder.model_file)
     metrics: dict[str, Any] = {"epochs": history, "best_epoch": max(history, key=_val_acc)["epoch"]}
     if test_rows:
         tagged = tag_rows(best, test_rows)
         metrics["test"] = evaluate_rows(test_rows, [t.tags for t in tagged], [t.repaired for t in tagged])
-    save_model(best, out / "tagger.pt", {"train_config": asdict(config)})
-    (out / "tagger.config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
-    (out / "tagger.metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    save_model(best, folder.model_file, {"train_config": asdict(config)})
+    folder.write_summary(metrics)
     return metrics
 
 
@@ -191,8 +192,10 @@ def _val_acc(entry: dict[str, Any]) -> float:
 
 
 def train(config: TrainConfig) -> dict[str, Any]:
-    """Run (or resume) training; returns the metrics written to ``tagger.metrics.json``."""
+    """Run (or, rerun on its folder, resume) training; returns the metrics written to ``metrics.json``."""
     _check(config)
+    folder = run_folder(config)
+    folder.check_start(resume=folder.has_checkpoint())
     torch.set_num_threads(config.threads)
     train_rows = read_dataset(config.data, "train")
     if config.train_limit:
@@ -204,8 +207,6 @@ def train(config: TrainConfig) -> dict[str, Any]:
         raise ConfigError(
             f"{config.data}: needs train and validation rows (has {len(train_rows)} and {len(val_rows)})"
         )
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
     sources = tuple(sorted({r["source"] for r in train_rows})) if config.by_source else ()
     model_config = config.model_config(sources)
     for r in val_rows + test_rows:
@@ -214,6 +215,8 @@ def train(config: TrainConfig) -> dict[str, Any]:
     model = HandTagger(model_config)
     optim = torch.optim.Adam(model.parameters(), lr=config.lr)
     done, history, best = _resume(config, model, optim)
+    folder.write_config(command_line(config))
+    folder.write_metrics(history)
     data = _tensors(train_rows, model_config)
     progress = _progress() if config.progress else None
     try:
@@ -224,22 +227,15 @@ def train(config: TrainConfig) -> dict[str, Any]:
             history.append(entry)
             if _val_acc(entry) > best:
                 best = _val_acc(entry)
-                save_model(model, out / "best.pt")
-            _save_last(out, config, model, optim, epoch + 1, history, best)
-            (out / "metrics.json").write_text(json.dumps(history, indent=2) + "\n")
-            plot_curve(history, out / "curve.png")
+                save_model(model, folder.model_file)  # the best epoch so far: the model that ships
+            folder.save_checkpoint(RUN_FORMAT, {"model": model.state_dict(), "optim": optim.state_dict(),
+                                                "epoch": epoch + 1, "history": history, "best": best})
+            folder.append_metrics(entry)
+            folder.plot_curve(CURVE, x="epoch")
     finally:
         if progress:
             progress.stop()
-    return _finish(config, out, history, test_rows)
-
-
-def _save_last(out: Path, config: TrainConfig, model: HandTagger, optim: torch.optim.Optimizer,
-               epoch: int, history: list[dict[str, Any]], best: float) -> None:
-    tmp = out / ".last.pt.tmp"
-    torch.save({"identity": config.identity(), "model": model.state_dict(), "optim": optim.state_dict(),
-                "epoch": epoch, "history": history, "best": best}, tmp)
-    os.replace(tmp, out / "last.pt")  # atomic: a kill mid-write leaves the previous epoch
+    return _finish(config, history, test_rows)
 
 
 def _progress() -> Any:
@@ -254,4 +250,6 @@ def _progress() -> Any:
 
 CONFIG_FIELDS = tuple(f.name for f in fields(TrainConfig))
 
-__all__ = ["CONFIG_FIELDS", "TrainConfig", "plot_curve", "train", "validation_metrics"]
+__all__ = [
+    "CONFIG_FIELDS", "MAY_CHANGE", "TrainConfig", "command_line", "run_folder", "train", "validation_metrics",
+]
