@@ -165,12 +165,12 @@ def test_a_run_saved_before_the_setting_existed_resumes_as_determinization(tmp_p
         {**TINY.to_dict(), "iterations": 1, "search": {**TINY_SEARCH, "hidden": "determinize"}}
     )
     train(one, ROOMS, tmp_path)
-    # rewrite the checkpoint's config as an older version wrote it: no "hidden" field
+    # rewrite the checkpoint as an older version wrote it: no identity, no "hidden" field
     payload = load_payload(tmp_path / "checkpoint.pt", "checkpoint")
-    del payload["config"]["search"]["hidden"]
+    del payload["identity"], payload["config"]["search"]["hidden"]
     torch.save(payload, tmp_path / "checkpoint.pt")
     two = TrainConfig.from_dict({**one.to_dict(), "iterations": 2})
     train(two, ROOMS, tmp_path, resume=True)
-    assert json.loads((tmp_path / "config.json").read_text())["search"]["hidden"] == "determinize"
+    assert json.loads((tmp_path / "config.json").read_text())["config"]["search"]["hidden"] == "determinize"
     with pytest.raises(ConfigError, match="another configuration"):
         train(TrainConfig.from_dict({**TINY.to_dict(), "iterations": 3}), ROOMS, tmp_path, resume=True)

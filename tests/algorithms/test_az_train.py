@@ -184,7 +184,12 @@ def test_training_writes_a_playable_model_metrics_and_a_curve(tmp_path: Path) ->
     before, _ = load_checkpoint(tmp_path / "snapshots" / "model-iter-0000.pt")
     fresh = held_out_losses(before, load_replay([tmp_path / "samples" / "iter-0001.npz"]))
     assert (metrics[1]["value_loss_new"], metrics[1]["policy_loss_new"]) == pytest.approx(fresh)
-    assert (tmp_path / "learning_curve.png").stat().st_size > 1000
+    assert (tmp_path / "curve.png").stat().st_size > 1000
+    summary = json.loads((tmp_path / "metrics.json").read_text())
+    assert summary["last"] == metrics[-1] and summary["game"] == {"game": "connect_four"}
+    written = json.loads((tmp_path / "config.json").read_text())
+    assert written["command"] == "test" and written["identity"]["game"] == {"game": "connect_four"}
+    assert "iterations" not in written["identity"] and written["config"]["iterations"] == 2
     net, meta = load_checkpoint(tmp_path / "model.pt")
     assert meta["command"] == "test" and meta["game"] == "connect_four" and meta["iteration"] == 1
     assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == [
@@ -240,12 +245,13 @@ def test_the_number_of_workers_does_not_change_the_result(tmp_path: Path) -> Non
 def test_bad_runs_are_refused(tmp_path: Path) -> None:
     one = TrainConfig.from_dict({**TINY.to_dict(), "iterations": 1})
     train(one, connect_four_setup, tmp_path, game_id={"game": "connect_four"})
-    with pytest.raises(ConfigError, match="pass resume"):
+    with pytest.raises(ConfigError, match="pass --resume"):
         train(one, connect_four_setup, tmp_path, game_id={"game": "connect_four"})
     other = TrainConfig.from_dict({**TINY.to_dict(), "lr": 0.01})
-    with pytest.raises(ConfigError, match="another configuration"):
+    with pytest.raises(ConfigError, match=r"another configuration \(lr: 0\.001 there, 0\.01 now\)"):
         train(other, connect_four_setup, tmp_path, resume=True, game_id={"game": "connect_four"})
-    with pytest.raises(ConfigError, match="trained on"):
+    game_differs = r'\(game: \{"game": "connect_four"\} there, \{"game": "gomoku"\} now\)'
+    with pytest.raises(ConfigError, match=game_differs):
         train(one, connect_four_setup, tmp_path, resume=True, game_id={"game": "gomoku"})
     with pytest.raises(ConfigError, match="unknown fields"):
         TrainConfig.from_dict({"sims": 3})

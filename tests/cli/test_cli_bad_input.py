@@ -152,7 +152,7 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["yuxi", "train-az", "--out", "{file}"], 2, "is a file, not a folder"),
     (["yuxi", "train-az", "--out", "{missing}", "--simulations", "0"], 2, "'--simulations'"),
     (["yuxi", "train-az", "--out", "{missing}", "--boards", "5x5"], 2, "5x5"),
-    (["yuxi", "train-az", "--out", "{missing}", "--search-hidden", "peek"], 2, "--search-hidden 'peek'"),
+    (["yuxi", "train-az", "--out", "{missing}", "--search-hidden", "peek"], 2, "hidden='peek' must"),
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest"], 2, "give two deck keys"),
     (["yuxi", "train-az", "--out", "{missing}", "--decks", "tempest,nope"], 2, "no deck 'nope'"),
     (["yuxi", "train-az", "--out", "{missing}", "--lr", "0"], 2, "'--lr'"),

@@ -1,8 +1,9 @@
-"""`paiju az`: AlphaZero on any game of the core protocol that has an encoder (connect four, gomoku).
+"""`paiju az`: AlphaZero on the board games of the core protocol that have an encoder.
 
-The same trainer as `paiju yuxi train-az` (:mod:`paiju.algorithms.alphazero.train`), the game
-given by name and rule options as in `paiju arena`; the model it writes plays as
-``az:model=PATH`` in `paiju arena -g GAME` (docs/alphazero.md).
+`paiju az train` and `paiju yuxi train-az` are one trainer (:mod:`paiju.algorithms.alphazero.train`)
+with the same training options (:mod:`paiju.cli.az_options`); this one picks a board game
+and its rule options as `paiju arena` does, yuxi's picks boards, decks and card files. The
+model it writes plays as ``az:model=PATH`` in `paiju arena -g GAME` (docs/alphazero.md).
 """
 
 from __future__ import annotations
@@ -14,31 +15,18 @@ import typer
 
 from paiju.cli import options as opt
 from paiju.cli.az_options import (
-    BatchSizeOpt,
-    BlocksOpt,
-    ChannelsOpt,
-    COpt,
-    Default,
-    GamesOpt,
-    HiddenOpt,
-    IterationsOpt,
-    LrOpt,
+    BOARD_GAMES_SKIP,
+    TRAIN_CONFIG,
     OutOpt,
+    RayOpt,
     ResumeOpt,
-    RootValueOpt,
-    SimulationsOpt,
-    StepsOpt,
-    TemperatureMovesOpt,
-    ValueSkipOpt,
-    WindowOpt,
-    command_line,
-    iteration_report,
-    train_config,
+    WorkersOpt,
+    run_training,
 )
 from paiju.cli.common import console
-from paiju.cli.validate import LimitsHelpCommand, game_options
+from paiju.cli.config_options import config_command
+from paiju.cli.validate import game_options
 from paiju.core.errors import ConfigError
-from paiju.core.runner import Backend
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -46,7 +34,7 @@ BOARD_GAMES = ("connect_four", "gomoku")
 """The games with an AlphaZero encoder (:mod:`paiju.games.grid_encoding`)."""
 
 
-@app.command("train", cls=LimitsHelpCommand)
+@app.command("train", cls=config_command(TRAIN_CONFIG, skip=BOARD_GAMES_SKIP))
 def train(
     ctx: typer.Context,
     game: Annotated[str, typer.Option("--game", "-g", help="connect_four or gomoku.")],
@@ -55,28 +43,16 @@ def train(
         list[str] | None,
         opt.rule_options("A rule option KEY=VALUE, repeatable: gomoku rows=9, win_length=5."),
     ] = None,
-    iterations: IterationsOpt = Default.iterations,
-    games: GamesOpt = Default.games,
-    simulations: SimulationsOpt = Default.simulations,
-    temperature_moves: TemperatureMovesOpt = Default.temperature_moves,
-    c: COpt = Default.c,
-    channels: ChannelsOpt = Default.channels,
-    blocks: BlocksOpt = Default.blocks,
-    hidden: HiddenOpt = Default.hidden,
-    steps: StepsOpt = Default.steps,
-    batch_size: BatchSizeOpt = Default.batch_size,
-    window: WindowOpt = Default.window,
-    lr: LrOpt = Default.lr,
-    root_value_weight: RootValueOpt = Default.root_value_weight,
-    value_skip: ValueSkipOpt = Default.value_skip,
-    seed: Annotated[int, opt.seed("Seed of the run.", short=False)] = 0,
-    workers: Annotated[int, opt.workers("Local self-play processes.")] = 1,
-    ray: Annotated[bool, opt.ray("Self-play as Ray tasks ($RAY_ADDRESS, else a local Ray).")] = False,
+    workers: WorkersOpt = 1,
+    ray: RayOpt = False,
     resume: ResumeOpt = False,
 ) -> None:
-    """Train an AlphaZero model by self-play (resumable; the result does not depend on --workers)."""
+    """Train AlphaZero on connect four or gomoku by self-play (resumable; any --workers, one result).
 
-    from paiju.algorithms.alphazero.train import train as run_training
+    The same trainer and training options as paiju yuxi train-az, the front for yuxi (its
+    boards, decks and card files). Writes the run folder OUT: model.pt, config.json, metrics.jsonl,
+    metrics.json, curve.png, checkpoint.pt, samples/ and snapshots/.
+    """
     from paiju.games import load_game
     from paiju.games.grid_encoding import az_game_id, board_setup
 
@@ -85,13 +61,7 @@ def train(
             f"--game {game!r}: AlphaZero trains {', '.join(BOARD_GAMES)} here (yuxi: paiju yuxi train-az)"
         )
     rules = game_options(game, options)
-    game_id = az_game_id(load_game(game, **rules))
-    config = train_config(ctx.params)
-    command = command_line(ctx)
-    run_training(
-        config, functools.partial(board_setup, game, rules), out_dir, resume=resume,
-        backend=Backend(workers=workers, ray=ray), progress=True, meta={"command": command},
-        game_id=game_id, on_iteration=iteration_report(iterations),
-    )
-    model = out_dir / "model.pt"
+    setup = functools.partial(board_setup, game, rules)
+    model = run_training(ctx, setup, out_dir, game_id=az_game_id(load_game(game, **rules)), workers=workers,
+                         ray=ray, resume=resume)
     console.print(f"model: {model} (play it with paiju arena -g {game} -a az:model={model},...)")

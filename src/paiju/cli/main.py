@@ -30,7 +30,10 @@ GROUPS: dict[str, tuple[str, str]] = {
         "paiju.cli.mahjong", "Taiwan 16-tile mahjong: shanten, score, advise, games, training, bot, referee."
     ),
     "yuxi": ("paiju.cli.yuxi", "yuxi card-battle game: play, audit, balance, match, train-az."),
-    "az": ("paiju.cli.az", "AlphaZero on connect four and gomoku: train (yuxi: paiju yuxi train-az)."),
+    "az": (
+        "paiju.cli.az",
+        "AlphaZero: train on connect four or gomoku; paiju yuxi train-az is the same trainer for yuxi.",
+    ),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
     "tournament": (
         "paiju.cli.tournament", "Run a duplicate Dou Dizhu event: players, pairings, boards, sheets."

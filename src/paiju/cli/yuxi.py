@@ -8,30 +8,10 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from paiju.cli import az_options as az
 from paiju.cli import options as opt
-from paiju.cli.az_options import (
-    BatchSizeOpt,
-    BlocksOpt,
-    ChannelsOpt,
-    COpt,
-    Default,
-    GamesOpt,
-    HiddenOpt,
-    IterationsOpt,
-    LrOpt,
-    OutOpt,
-    ResumeOpt,
-    RootValueOpt,
-    SimulationsOpt,
-    StepsOpt,
-    TemperatureMovesOpt,
-    ValueSkipOpt,
-    WindowOpt,
-    command_line,
-    iteration_report,
-    train_config,
-)
 from paiju.cli.common import console, print_json
+from paiju.cli.config_options import config_command
 from paiju.cli.validate import (
     MAX_YUXI_GAMES,
     LimitsHelpCommand,
@@ -647,24 +627,10 @@ def _rooms(
                      cards_file=_file(cards_file), decks_file=_file(decks_file))
 
 
-@app.command("train-az", cls=LimitsHelpCommand)
+@app.command("train-az", cls=config_command(az.TRAIN_CONFIG))
 def train_az(
     ctx: typer.Context,
-    out_dir: OutOpt,
-    iterations: IterationsOpt = Default.iterations,
-    games: GamesOpt = Default.games,
-    simulations: SimulationsOpt = Default.simulations,
-    temperature_moves: TemperatureMovesOpt = Default.temperature_moves,
-    c: COpt = Default.c,
-    search_hidden: Annotated[
-        str,
-        typer.Option(
-            "--search-hidden",
-            help="What self-play's search does with the hidden cards: determinize (redraw them "
-            "every simulation) or opponent-policy (search the true state, the opponent moving by "
-            "the network's policy from its own view: the talk's training mode).",
-        ),
-    ] = "determinize",
+    out_dir: az.OutOpt,
     boards: BoardsOpt = "3x3",
     decks: Annotated[
         str | None,
@@ -673,46 +639,21 @@ def train_az(
         ),
     ] = None,
     die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
-    mix: Annotated[
-        float,
-        typer.Option(
-            "--mix",
-            min=0.0,
-            max=1.0,
-            help="Weight of the heuristic leaf value (that of mcts:eval=heuristic) mixed with the "
-            "value head in self-play's search (AlphaGo's mix); 0: the value head alone.",
-        ),
-    ] = 0.0,
-    channels: ChannelsOpt = Default.channels,
-    blocks: BlocksOpt = Default.blocks,
-    hidden: HiddenOpt = Default.hidden,
-    steps: StepsOpt = Default.steps,
-    batch_size: BatchSizeOpt = Default.batch_size,
-    window: WindowOpt = Default.window,
-    lr: LrOpt = Default.lr,
-    root_value_weight: RootValueOpt = Default.root_value_weight,
-    value_skip: ValueSkipOpt = Default.value_skip,
-    seed: SeedOpt = 0,
-    workers: WorkersOpt = 1,
-    ray: RayOpt = False,
-    resume: ResumeOpt = False,
     cards_file: CardsFileOpt = None,
     decks_file: DecksFileOpt = None,
+    workers: az.WorkersOpt = 1,
+    ray: az.RayOpt = False,
+    resume: az.ResumeOpt = False,
 ) -> None:
-    """Train an AlphaZero model for yuxi by self-play (resumable; see docs/alphazero.md)."""
+    """Train an AlphaZero model for yuxi by self-play (resumable; see docs/alphazero.md).
 
-    from paiju.algorithms.alphazero.selfplay import HIDDEN_MODES
-    from paiju.algorithms.alphazero.train import train
-
-    if search_hidden not in HIDDEN_MODES:
-        raise ConfigError(f"--search-hidden {search_hidden!r}: use one of {', '.join(HIDDEN_MODES)}")
+    yuxi's front of the trainer of paiju az train, with the same training options; yuxi's own
+    are the rooms (--boards, --decks, --die) and the card table (--cards-file, --decks-file).
+    """
     rooms = _rooms(boards, decks, die, cards_file, decks_file)
-    config = train_config(ctx.params, search_hidden, mix)
-    command = command_line(ctx)
-    train(config, rooms, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
-          meta={"command": command}, game_id={"game": "yuxi", **rooms.describe()},
-          on_iteration=iteration_report(iterations))
-    console.print(f"model: {out_dir / 'model.pt'} (play it with az:model={out_dir / 'model.pt'})")
+    model = az.run_training(ctx, rooms, out_dir, game_id={"game": "yuxi", **rooms.describe()},
+                            workers=workers, ray=ray, resume=resume)
+    console.print(f"model: {model} (play it with az:model={model})")
 
 
 @app.command("match", cls=LimitsHelpCommand)

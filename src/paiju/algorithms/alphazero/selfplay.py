@@ -62,22 +62,40 @@ HIDDEN_MODES = ("determinize", "opponent-policy")
 class SearchSettings:
     """How self-play searches and chooses its moves."""
 
-    simulations: int = 64
-    c: float = 2.0
-    batch: int = 8
+    simulations: int = field(
+        default=64, metadata={"help": "Searches of self-play, per decision.", "min": 1, "max": 5_000}
+    )
+    c: float = field(default=2.0, metadata={"help": "PUCT exploration constant of self-play.", "min": 0.0,
+                                            "max": 100.0})
+    batch: int = field(default=8, metadata={"flag": "--leaf-batch", "help": "Leaves per network call.",
+                                            "min": 1, "max": 1024})
     """Leaves per network call (virtual loss spreads the descents of a batch)."""
-    dirichlet_epsilon: float = 0.25
-    dirichlet_alpha: float = 0.3
-    temperature_moves: int = 8
+    dirichlet_epsilon: float = field(
+        default=0.25,
+        metadata={"help": "Share of Dirichlet noise in the root's priors.", "min": 0.0, "max": 1.0},
+    )
+    dirichlet_alpha: float = field(
+        default=0.3,
+        metadata={"help": "Concentration of the root's Dirichlet noise.", "min": 1e-6, "max": 100.0},
+    )
+    temperature_moves: int = field(default=8, metadata={
+        "help": "Decisions of a game (both seats) played by sampling the visit counts.", "min": 0,
+        "max": 1_000})
     """Decisions of a game (both seats counted) played by sampling the visit counts;
     the most visited move afterwards."""
-    hidden: str = "determinize"
+    hidden: str = field(default="determinize", metadata={
+        "flag": "--search-hidden",
+        "help": "What self-play's search does with the hidden cards: determinize (redraw them every "
+                "simulation) or opponent-policy (search the true state, the opponent moving by the "
+                "network's policy from its own view: the talk's training mode)."})
     """What the search does with the cards the searcher cannot see (hidden-information
     games only): ``"determinize"`` redraws them from the searcher's view every simulation;
     ``"opponent-policy"`` searches the true state, where the other seats play the network's
     policy from their own observation (the talk's training-time mode; it needs the true
     state, so it exists only in self-play)."""
-    mix: float = 0.0
+    mix: float = field(default=0.0, metadata={
+        "help": "Weight of the heuristic leaf value (that of mcts:eval=heuristic) mixed with the value head "
+                "in self-play's search (AlphaGo's mix); 0: the value head alone.", "min": 0.0, "max": 1.0})
     """Weight of the game's heuristic in the leaf values (0: the value head alone); needs a
     setup with ``heuristic(game)``."""
 

@@ -17,9 +17,14 @@ Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``,
 3. *checkpoint*: weights, optimiser state and metrics to ``checkpoint.pt`` (atomically), the
    playable model to ``model.pt`` (with the game's metadata, the config and the metrics),
    a snapshot for the ladder every ``snapshot_every`` iterations, a metrics line to
-   ``metrics.jsonl`` and the learning curve to ``learning_curve.png``.
+   ``metrics.jsonl`` and the learning curve to ``curve.png``.
 
-**Resume**: ``train(..., resume=True)`` reloads the checkpoint and continues with the next
+``out_dir`` is a run folder (:mod:`paiju.core.run_folder`): ``config.json``, ``checkpoint.pt``,
+``model.pt``, ``metrics.jsonl``, ``metrics.json`` (the last iteration's figures) and
+``curve.png``; beside them ``samples/`` (each iteration's self-play) and ``snapshots/``.
+
+**Resume**: ``train(..., resume=True)`` reloads the checkpoint (refused if the config, but
+for ``iterations``, or the game differs) and continues with the next
 iteration (reusing its samples file if that iteration's self-play had finished). Since the
 samples, the minibatches and the network's initialisation are all derived from the seed
 and the iteration, a run stopped and resumed ends with exactly the weights of an
@@ -28,7 +33,6 @@ uninterrupted one (tested), whatever the number of workers.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -51,9 +55,9 @@ from paiju.algorithms.alphazero.selfplay import (
     selfplay_task,
     weights_bytes,
 )
-from paiju.algorithms.torch_files import load_payload, run_identity, save_payload
 from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
+from paiju.core.run_folder import RunFolder, identity
 from paiju.core.runner import Backend, Progress, run_tasks
 
 CHECKPOINT_FORMAT = "paiju-az-train-1"
@@ -63,32 +67,50 @@ MASKED = -1e9
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything that determines a training run (saved with it; a resume must match)."""
+    """Everything that determines a training run (saved with it; a resume must match all but
+    :data:`MAY_CHANGE`). Each field's metadata gives its option of ``paiju az train`` and
+    ``paiju yuxi train-az`` (:mod:`paiju.cli.config_options`)."""
 
-    seed: int = 0
-    iterations: int = 40
-    games_per_iteration: int = 32
+    seed: int = field(default=0, metadata={"help": "Seed of the run."})
+    iterations: int = field(default=40, metadata={"help": "Iterations to reach.", "min": 1, "max": 100_000})
+    games_per_iteration: int = field(
+        default=32, metadata={"flag": "--games", "help": "Self-play games per iteration.", "min": 1,
+                              "max": 10_000}
+    )
     search: SearchSettings = field(default_factory=SearchSettings)
     # network (input and head sizes come from the game's encoder)
-    channels: int = 32
-    blocks: int = 2
-    hidden: int = 256
-    value_skip: bool = False
+    channels: int = field(default=32, metadata={"help": "Conv channels.", "min": 1, "max": 256})
+    blocks: int = field(default=2, metadata={"help": "Residual blocks.", "min": 0, "max": 20})
+    hidden: int = field(default=256, metadata={"help": "Penultimate layer width.", "min": 1, "max": 2048})
+    value_skip: bool = field(default=False, metadata={
+        "help": "Add a linear term of the plane sums and the vector to the value head (docs/alphazero.md)."})
     """The value's linear term of the plane sums and the vector (:class:`NetConfig`)."""
     # learning
-    window: int = 6
+    window: int = field(default=6, metadata={"help": "Iterations of samples replayed.", "min": 1,
+                                             "max": 1000})
     """Iterations of samples in the replay buffer."""
-    steps_per_iteration: int = 60
-    batch_size: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    value_weight: float = 1.0
-    root_value_weight: float = 0.0
+    steps_per_iteration: int = field(
+        default=60, metadata={"flag": "--steps", "help": "Learner steps per iteration.", "min": 1,
+                              "max": 100_000}
+    )
+    batch_size: int = field(default=256, metadata={"help": "Minibatch size.", "min": 1, "max": 8192})
+    lr: float = field(default=1e-3, metadata={"help": "Adam learning rate.", "min": 1e-6, "max": 1.0})
+    weight_decay: float = field(default=1e-4, metadata={"help": "Adam weight decay.", "min": 0.0,
+                                                        "max": 1.0})
+    value_weight: float = field(
+        default=1.0,
+        metadata={"help": "Weight of the value loss beside the policy's.", "min": 0.0, "max": 100.0},
+    )
+    root_value_weight: float = field(default=0.0, metadata={
+        "help": "Weight of the search's root value in the value target, the rest the game's outcome; 0: the "
+                "outcome alone.", "min": 0.0, "max": 1.0})
     """Weight of the search's root value in the value target: ``(1 - w) x`` the final return
     ``+ w x`` the root value (where a sample has one); 0: the final return alone."""
-    threads: int = 1
+    threads: int = field(default=1, metadata={"help": "Torch threads of the learner."})
     """torch threads of the learner (self-play games always run on one)."""
-    snapshot_every: int = 5
+    snapshot_every: int = field(
+        default=5, metadata={"help": "Iterations between the model's snapshots.", "min": 1, "max": 100_000}
+    )
     """Keep a copy of the model every this many iterations (for the ladder)."""
 
     def __post_init__(self) -> None:
@@ -167,41 +189,25 @@ def train(
     )
 
     # ---- the network and optimiser: fresh, or from the checkpoint ------------------------------
+    folder = run_folder(config, out, game_id)
+    folder.check_start(resume=resume)
     torch.manual_seed(derive_seed(config.seed, 2) % 2**63)
     net = AZNet(net_config)
     optimiser = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     metrics: list[dict[str, Any]] = []
     start = 0
-    checkpoint = out / "checkpoint.pt"
-    if checkpoint.exists():
-        if not resume:
-            raise ConfigError(
-                f"{out} already holds a training run; pass resume to continue it, or use a new directory"
-            )
-        payload = load_payload(checkpoint, "AlphaZero training checkpoint", CHECKPOINT_FORMAT)
-        # through from_dict: a setting added since the run started reads as its default
-        if _identity(TrainConfig.from_dict(payload["config"])) != _identity(config):
-            raise ConfigError(
-                f"{checkpoint} was trained with another configuration; resume with the same options "
-                f"(saved: {json.dumps(payload['config'], sort_keys=True)})"
-            )
-        if payload.get("game", {}) != game_id:
-            raise ConfigError(
-                f"{checkpoint} was trained on {json.dumps(payload.get('game', {}), sort_keys=True)}, "
-                f"not on {json.dumps(game_id, sort_keys=True)}; resume with the same game options"
-            )
+    if resume:
+        payload = folder.load_checkpoint(CHECKPOINT_FORMAT, legacy_identity=_legacy_identity)
         net.load_state_dict(payload["net"])
         optimiser.load_state_dict(payload["optimiser"])
         metrics = list(payload["metrics"])
         start = int(payload["iteration"]) + 1
     out.mkdir(parents=True, exist_ok=True)
-    if metrics and not (out / "model.pt").exists():
+    if metrics and not folder.model_file.exists():
         # a run folder kept without its model (training/ keeps only the checkpoint): write the
         # last iteration's model first, so a resume with no iteration left still gives it
-        save_checkpoint(out / "model.pt", net, _model_meta(config, meta, game_id, metrics[-1]))
-    (out / "config.json").write_text(
-        json.dumps(config.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
+        save_checkpoint(folder.model_file, net, _model_meta(config, meta, game_id, metrics[-1]))
+    folder.write_config(str((meta or {}).get("command", "")))
 
     for iteration in range(start, config.iterations):
         # ---- 1. self-play ------------------------------------------------------------------------
@@ -244,10 +250,9 @@ def train(
         row = iteration_metrics(iteration, played, samples_file, losses, len(replay), t1 - t0, t2 - t1)
         row["value_loss_new"], row["policy_loss_new"] = fresh
         metrics.append(row)
-        save_payload(
-            checkpoint,
+        folder.save_checkpoint(
+            CHECKPOINT_FORMAT,
             {
-                "format": CHECKPOINT_FORMAT,
                 "config": config.to_dict(),
                 "game": game_id,
                 "iteration": iteration,
@@ -257,12 +262,15 @@ def train(
             },
         )
         model_meta = _model_meta(config, meta, game_id, row)
-        save_checkpoint(out / "model.pt", net, model_meta)
+        save_checkpoint(folder.model_file, net, model_meta)
         if (iteration + 1) % config.snapshot_every == 0:
             save_checkpoint(out / "snapshots" / f"model-iter-{iteration:04d}.pt", net, model_meta)
-        write_metrics(out, metrics)
+        folder.write_metrics(metrics)  # rewritten whole: a resumed run never repeats a line
+        folder.plot_curve(CURVE, x="iteration")
         if on_iteration is not None:
             on_iteration(row)
+    folder.write_summary({"game": game_id, "iterations": len(metrics),
+                          "last": metrics[-1] if metrics else None, "model": str(folder.model_file)})
     return metrics
 
 
@@ -274,9 +282,20 @@ def _model_meta(
             "metrics": row}
 
 
-def _identity(config: TrainConfig) -> dict[str, Any]:
-    """What a resume must match: everything but ``iterations`` (a run may be extended)."""
-    return run_identity(config, ("iterations",))
+MAY_CHANGE = ("iterations",)
+"""What a resume may change: the run's length (it may be extended); the rest and the game are
+its identity."""
+
+
+def run_folder(config: TrainConfig, out: str | Path, game_id: dict[str, Any]) -> RunFolder:
+    """The folder of a run of ``config`` on the game ``game_id`` (:mod:`paiju.core.run_folder`)."""
+    return RunFolder(out, "AlphaZero training", config, may_change=MAY_CHANGE,
+                     extra_identity={"game": game_id})
+
+
+def _legacy_identity(payload: dict[str, Any]) -> dict[str, Any]:
+    """The identity of a checkpoint written before the run folder: its config and game."""
+    return {**identity(TrainConfig.from_dict(payload["config"]), MAY_CHANGE), "game": payload.get("game", {})}
 
 
 # ---- the steps ------------------------------------------------------------------------------------
@@ -468,31 +487,8 @@ def load_replay(paths: list[Path]) -> Replay:
     )
 
 
-def write_metrics(out: Path, metrics: list[dict[str, Any]]) -> None:
-    """``metrics.jsonl`` (rewritten whole: a resumed run never repeats a line) and the curve."""
-    (out / "metrics.jsonl").write_text(
-        "".join(json.dumps(m, sort_keys=True) + "\n" for m in metrics), encoding="utf-8"
-    )
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    it = [m["iteration"] for m in metrics]
-    fig, ax = plt.subplots(1, 2, figsize=(9, 3.2))
-    ax[0].plot(it, [m["value_loss"] for m in metrics], label="value (MSE)")
-    ax[0].plot(it, [m["policy_loss"] for m in metrics], label="policy (cross-entropy)")
-    fresh = [m for m in metrics if "value_loss_new" in m]  # runs begun before it lack the key
-    if fresh:
-        ax[0].plot([m["iteration"] for m in fresh], [m["value_loss_new"] for m in fresh], ":",
-                   label="value, new games (held out)")
-    ax[0].set_xlabel("iteration")
-    ax[0].legend()
-    ax[0].set_title("training loss")
-    ax[1].plot(it, [m["seat0_win_rate"] for m in metrics])
-    ax[1].set_xlabel("iteration")
-    ax[1].set_title("seat 0 win rate in self-play")
-    ax[1].set_ylim(0, 1)
-    fig.tight_layout()
-    fig.savefig(out / "learning_curve.png", dpi=80)
-    plt.close(fig)
+CURVE = {"training loss": ["value_loss", "policy_loss", "value_loss_new"],
+         "seat 0 win rate in self-play": ["seat0_win_rate"]}
+"""The panels of ``curve.png``: the value (MSE) and policy (cross-entropy) losses, the value
+loss on each iteration's new games before learning on them (held out; runs begun before it
+lack it), and seat 0's self-play win rate."""
