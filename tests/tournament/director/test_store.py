@@ -179,3 +179,35 @@ def test_a_process_killed_between_commits_loses_none_of_them(make_event: MakeEve
         assert codes == [f"late{i}" for i in range(len(codes))]  # and nothing torn after them
         logged = [e for e in after.audit_log() if e.who == "child"]
         assert [e.after["code"] for e in logged if e.after] == codes  # each with its audit row
+
+
+KILLED_CREATING = """
+    import sys, time
+    from paiju.tournament.director import store as st
+    from paiju.tournament.director.formats import EventFormat
+
+    real_insert = st.Writer.insert
+
+    def insert(self, table, row):
+        if table == "players" and row["code"] == "3":  # two players written, not committed
+            print("mid-write", flush=True)
+            time.sleep(120)
+        return real_insert(self, table, row)
+
+    st.Writer.insert = insert
+    rows = [{"code": str(i), "name": f"P{i}", "club": "", "rating": None} for i in range(1, 7)]
+    st.EventStore.create(sys.argv[1], "killed", EventFormat(), "child", rows)
+"""
+
+
+def test_a_process_killed_while_creating_leaves_no_event_file(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    child = _child(KILLED_CREATING, str(path))
+    assert child.stdout is not None and child.stdout.readline().strip() == "mid-write"
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=60)
+    assert not path.exists()  # only the temporary file is left, and creating again clears it
+    rows = [{"code": str(i), "name": f"P{i}", "club": "", "rating": None} for i in range(1, 7)]
+    with EventStore.create(path, "again", EventFormat(), "desk", rows) as store:
+        assert len(store.players()) == 6 and store.integrity_problems() == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.db"]

@@ -7,7 +7,8 @@ readers never block, and writers take turns (``BEGIN IMMEDIATE`` waits up to
 in the ``audit`` table (who, when, what, the row before and after) inside the same
 transaction: a change and its audit row are committed together or not at all, and a process
 killed mid-write leaves the file as it was at the last commit (SQLite's journal; ``synchronous
-= FULL`` keeps a commit even across a power cut).
+= FULL`` keeps a commit even across a power cut). A new event is built under a temporary name
+and moved into place once committed, so a process killed while creating it leaves no event file.
 
 The schema has a version (``PRAGMA user_version`` and the ``meta`` table); a file of another
 version, or a file that is no event, is refused with a :class:`CorruptRecordError` naming it.
@@ -338,28 +339,31 @@ class EventStore:
             raise ConfigError("the event's name is empty")
         if not who.strip():
             raise ConfigError("who makes the change is empty (the audit log names everyone)")
-        store = cls(p, _connect(p))
+        # built under a temporary name and moved into place once committed: a process killed
+        # while creating leaves no half-made EVENT file (and its leftover is cleared next time)
+        building = p.with_name(p.name + ".creating")
+        _remove_database(building)
+        conn = _connect(building)
         try:
-            # the schema, its version and the event row in one transaction: a process killed
-            # here leaves an empty file, which open() refuses as no event
-            store._conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION};")
-            writer = Writer(store._conn, who.strip(), "create the event", now())
+            conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION};")
+            writer = Writer(conn, who.strip(), "create the event", now())
             writer.insert(
                 "event", {"id": 1, "name": name.strip(), "format": fmt.to_json(), "created_at": writer.at}
             )
             for row in players:
                 writer.insert("players", {**row, "entered_round": 1})
-            store._conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-            )
-            store._conn.execute("COMMIT")
+            conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            conn.execute("COMMIT")
         except BaseException:
-            store.close()
-            p.unlink(missing_ok=True)
-            for suffix in ("-wal", "-shm"):
-                Path(f"{p}{suffix}").unlink(missing_ok=True)
+            conn.close()
+            _remove_database(building)
             raise
-        return store
+        conn.close()  # the last connection: SQLite checkpoints the WAL into the file
+        if p.exists():
+            _remove_database(building)
+            raise ConfigError(f"{p} appeared while the event was being created; it is left as it is")
+        building.replace(p)
+        return cls.open(p)
 
     @classmethod
     def open(cls, path: str | Path) -> EventStore:
@@ -519,6 +523,11 @@ def _connect(path: Path, *, setup: bool = True) -> sqlite3.Connection:
     if setup:
         _setup(conn, path)
     return conn
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def _setup(conn: sqlite3.Connection, path: Path) -> None:
