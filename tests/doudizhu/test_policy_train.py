@@ -1,4 +1,5 @@
-"""The training script, smoke-run as a subprocess with tiny step counts (CleanRL style)."""
+"""The training script, smoke-run as a subprocess with tiny step counts (CleanRL style); its run
+folder, and a run stopped after an epoch and rerun ending with the uninterrupted weights."""
 
 from __future__ import annotations
 
@@ -41,16 +42,19 @@ def _train(records: Path, out: Path, *extra: str) -> subprocess.CompletedProcess
 def test_training_script_writes_a_loadable_checkpoint_with_config_and_metrics(
     records: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "m" / "tiny.pt"
-    run = _train(records, out, "--epochs", "2", "--max-steps", "3", "--seed", "4")
+    folder = tmp_path / "m"
+    run = _train(records, folder, "--epochs", "2", "--max-steps", "3", "--seed", "4")
     assert run.returncode == 0, run.stderr
-    config = json.loads((tmp_path / "m" / "tiny.config.json").read_text())
-    metrics = json.loads((tmp_path / "m" / "tiny.metrics.json").read_text())
-    assert config["args"]["max_steps"] == 3 and "--max-steps 3" in config["command"]
+    out = folder / "model.pt"
+    config = json.loads((folder / "config.json").read_text())
+    metrics = json.loads((folder / "metrics.json").read_text())
+    assert config["config"]["max_steps"] == 3 and "--max-steps 3" in config["command"]
     assert config["records"][0]["config"]["agents"] == ["greedy", "random", "greedy"]
     assert config["records"][0]["config"]["seed"] == 2
     assert metrics["steps"] == 3 and metrics["train_games"] + metrics["val_games"] == 10
     assert metrics["checkpoint_bytes"] == out.stat().st_size
+    lines = [json.loads(x) for x in (folder / "metrics.jsonl").read_text().splitlines()]
+    assert lines == metrics["history"] and (folder / "curve.png").is_file()
     net = load_checkpoint(out)
     assert net.arch.hidden == 8 and metrics["parameters"] == sum(p.numel() for p in net.parameters())
     # the trained file is a playable agent
@@ -58,9 +62,9 @@ def test_training_script_writes_a_loadable_checkpoint_with_config_and_metrics(
     state = play_game(DouDizhuGame(), agents, 0).state
     assert state.is_terminal()
     # the same arguments and seed give the same weights (here run in-process)
-    again = tmp_path / "again.pt"
+    again = tmp_path / "again"
     main(_argv(records, again, "--epochs", "2", "--max-steps", "3", "--seed", "4"))
-    retrained = load_checkpoint(again).state_dict()
+    retrained = load_checkpoint(again / "model.pt").state_dict()
     for key, tensor in net.state_dict().items():
         assert torch.equal(tensor, retrained[key]), key
 
@@ -72,13 +76,34 @@ def test_bad_arguments_fail_with_a_message(
         parse_args(["--help"])
     assert info.value.code == 0 and "--hidden" in capsys.readouterr().out
     with pytest.raises(ConfigError, match="records hold only 10 games"):
-        main(_argv(records, tmp_path / "x.pt", "--games", "500"))
-    with pytest.raises(ConfigError, match=r"must end in \.pt"):
-        main(_argv(records, tmp_path / "x.ckpt"))
+        main(_argv(records, tmp_path / "x", "--games", "500"))
+    with pytest.raises(ConfigError, match=r"--out is the run folder \(the model is its model\.pt\)"):
+        main(_argv(records, tmp_path / "x.pt"))
+
+
+def test_a_run_stopped_after_an_epoch_and_rerun_ends_with_the_uninterrupted_weights(
+    records: Path, tmp_path: Path
+) -> None:
+    whole = main(_argv(records, tmp_path / "whole", "--epochs", "3"))
+    stopped = main(_argv(records, tmp_path / "cut", "--epochs", "3", "--stop-after", "1"))
+    assert stopped["stopped_after_epoch"] == 1 and not (tmp_path / "cut" / "model.pt").exists()
+    with pytest.raises(ConfigError, match=r"another configuration \(lr: 0\.002 there, 0\.5 now\)"):
+        main(_argv(records, tmp_path / "cut", "--epochs", "3", "--lr", "0.5"))
+    with pytest.raises(ConfigError, match=r"\(workers: 1 there, 2 now\)"):  # the decisions' order
+        main(_argv(records, tmp_path / "cut", "--epochs", "3", "--workers", "2"))
+    resumed = main(_argv(records, tmp_path / "cut", "--epochs", "3"))
+    a, b = (load_checkpoint(tmp_path / run / "model.pt").state_dict() for run in ("whole", "cut"))
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+    def untimed(history: list[dict[str, float]]) -> list[dict[str, float]]:
+        return [{k: v for k, v in h.items() if k != "time_s"} for h in history]
+
+    assert untimed(resumed["history"]) == untimed(whole["history"]) and len(whole["history"]) == 3
+    assert resumed["run_name"] == stopped["run_name"]  # one run over two sittings
 
 
 def test_decisions_are_the_teachers_real_choices(records: Path) -> None:
-    args = parse_args(["--records", str(records), "--teacher", "greedy", "--games", "3", "--out", "x.pt"])
+    args = parse_args(["--records", str(records), "--teacher", "greedy", "--games", "3", "--out", "x"])
     assert isinstance(args, Args)
     items = teacher_games(args.records, args.teacher, args.games)
     assert [seats for _, _, seats in items] == [(0, 2)] * 3  # the greedy seats, not random's

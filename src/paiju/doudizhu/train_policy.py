@@ -13,10 +13,18 @@ What it does:
    :mod:`paiju.doudizhu.encoding`, splitting train / validation *by game*;
 3. trains :class:`~paiju.doudizhu.agents.policy.PolicyNet` with Adam on the cross-entropy of
    the softmax over each decision's legal moves against the teacher's move;
-4. writes the checkpoint, ``<stem>.config.json`` (arguments + the exact command) and
-   ``<stem>.metrics.json`` (data sizes, loss and accuracy per epoch) next to it.
+4. writes the run folder ``--out`` (:mod:`paiju.core.run_folder`): after every epoch
+   ``checkpoint.pt`` (network, optimiser, schedule and both RNGs: rerunning the command after
+   an interruption, or after ``--stop-after N`` epochs, continues to the weights of an
+   uninterrupted run), a line of ``metrics.jsonl`` and ``curve.png``; at the end the model
+   ``model.pt``, ``metrics.json`` (data sizes, loss and accuracy per epoch) and, from the
+   start, ``config.json`` (arguments, the exact command, the records' provenance).
 
-The shipped checkpoints were made by (figures in ``docs/results/ddz-selfplay.md``)::
+The shipped checkpoints (``ddz-policy-{small,large}.pt`` in ``paiju/doudizhu/models``, with the
+``.config.json`` and ``.metrics.json`` their runs wrote) were made by the commands below, from
+before the run folder, when ``--out`` was the checkpoint's path (figures in
+``docs/results/ddz-selfplay.md``); today ``--out runs/ddz-policy-small`` and a copy of its
+``model.pt`` give the same weights::
 
     paiju ddz selfplay --agents rule,rule,rule --games 4000 --seed 0 --out runs/ddz-rule
     python -m paiju.doudizhu.train_policy --records runs/ddz-rule --games 300 \\
@@ -47,6 +55,7 @@ import torch
 
 from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.records import RUN_FILE, read_records
+from paiju.core.run_folder import RunFolder
 from paiju.core.runner import Backend, run_tasks
 from paiju.doudizhu.agents.policy import (
     Arch,
@@ -68,7 +77,7 @@ ArgsT = TypeVar("ArgsT", bound="DataclassInstance")
 @dataclass
 class Args:
     records: list[str] = field(default_factory=list, metadata={"help": "record directories or files"})
-    out: str = field(default="ddz-policy.pt", metadata={"help": "checkpoint path (.pt)"})
+    out: str = field(default="ddz-policy", metadata={"help": "run folder (the model is its model.pt)"})
     teacher: str = field(default="rule", metadata={"help": "learn the moves of seats played by this spec"})
     games: int = field(default=1000, metadata={"help": "use the first N teacher games (by game index)"})
     val_fraction: float = field(default=0.05, metadata={"help": "share of games held out for validation"})
@@ -82,13 +91,21 @@ class Args:
     seed: int = field(default=0, metadata={"help": "seed of the split, the initialisation and the batches"})
     threads: int = field(default=1, metadata={"help": "torch intra-op threads"})
     workers: int = field(default=1, metadata={"help": "processes that replay and encode the games"})
+    stop_after: int = field(
+        default=0, metadata={"help": "stop this sitting after N epochs, checkpointed (0 = to the end)"}
+    )
 
     def __post_init__(self) -> None:
         check_data_args(self.records, self.games, self.val_fraction)
         if self.epochs < 1 or self.batch_size < 1 or self.workers < 1:
             raise ConfigError("--epochs, --batch-size and --workers must be positive")
-        if not self.out.endswith(".pt"):
-            raise ConfigError(f"--out {self.out!r}: a checkpoint path must end in .pt")
+        if self.stop_after < 0 or self.max_steps < 0:
+            raise ConfigError("--stop-after and --max-steps must be >= 0")
+        if self.out.endswith(".pt"):
+            raise ConfigError(
+                f"--out {self.out!r}: --out is the run folder (the model is its model.pt); give a folder, "
+                "e.g. runs/ddz-policy, and copy its model.pt where the checkpoint should go"
+            )
         Arch(self.hidden, self.layers)  # validates
 
     @property
@@ -265,12 +282,28 @@ def records_provenance(paths: list[str]) -> list[dict[str, Any]]:
 
 
 # ---- main ---------------------------------------------------------------------------------------
+RUN_FORMAT = "paiju-ddz-policy-run-1"
+MAY_CHANGE = ("out", "threads", "stop_after")
+"""The arguments a resumed run may change (where it runs, its torch threads, when this sitting
+stops); not ``workers``: the encoded decisions come in the order of the workers' chunks."""
+CURVE = {"loss": ["train/loss", "val/loss"], "validation top-1 agreement": ["val/accuracy"]}
+
+
+def run_folder(args: Args) -> RunFolder:
+    """The run's folder (:mod:`paiju.core.run_folder`)."""
+    return RunFolder(args.out, "train_policy", args, may_change=MAY_CHANGE)
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     command = "python -m paiju.doudizhu.train_policy " + " ".join(
         shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
     )
-    print(f"run {args.run_name}", flush=True)
+    folder = run_folder(args)
+    folder.check_start(resume=folder.has_checkpoint())  # rerun the command to resume
+    saved = folder.load_checkpoint(RUN_FORMAT) if folder.has_checkpoint() else None
+    run_name = saved["run_name"] if saved is not None else args.run_name
+    print(f"run {run_name}", flush=True)
 
     # seeding
     torch.manual_seed(args.seed)
@@ -298,14 +331,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         optimizer, lambda s: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(s, total_steps) / total_steps))
     )
     history: list[dict[str, float]] = []
-    step = 0
-    for epoch in range(args.epochs):
+    step, start = 0, 0
+    if saved is not None:  # where the last sitting's last epoch left every state
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        schedule.load_state_dict(saved["schedule"])
+        rng.bit_generator.state = json.loads(saved["rng"])
+        torch.set_rng_state(saved["torch_rng"])
+        history, step, start = list(saved["history"]), int(saved["step"]), len(saved["history"])
+    folder.write_config(command, encoding_version=ENCODING_VERSION, torch=torch.__version__,
+                        records=records_provenance(args.records))
+    folder.write_metrics(history)
+    for epoch in range(start, args.epochs):
+        if step >= total_steps:
+            break
         perm = rng.permutation(len(train))
         running, seen = 0.0, 0
-        for start in range(0, len(train), args.batch_size):
+        for begin in range(0, len(train), args.batch_size):
             if step >= total_steps:
                 break
-            idx = perm[start : start + args.batch_size]
+            idx = perm[begin : begin + args.batch_size]
             inputs, targets = batch_of(train, idx)
             logits = net(**inputs)
             loss = -segment_log_softmax(logits, inputs["segment"], len(idx))[targets].mean()
@@ -323,34 +368,38 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "time_s": time.perf_counter() - t0,
         })
         print(json.dumps(history[-1]), flush=True)
-        if step >= total_steps:
-            break
+        folder.save_checkpoint(RUN_FORMAT, {
+            "run_name": run_name, "net": net.state_dict(), "optimizer": optimizer.state_dict(),
+            "schedule": schedule.state_dict(), "rng": json.dumps(rng.bit_generator.state),
+            "torch_rng": torch.get_rng_state(), "step": step, "history": history,
+        })
+        folder.append_metrics(history[-1])
+        folder.plot_curve(CURVE, x="epoch")
+        if args.stop_after and epoch + 1 - start >= args.stop_after and epoch + 1 < args.epochs \
+                and step < total_steps:
+            print(f"stopped after epoch {epoch + 1}; run the same command again to continue", flush=True)
+            return {"run_name": run_name, "stopped_after_epoch": epoch + 1, "history": history}
 
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    config = {"command": command, "args": dataclasses.asdict(args), "encoding_version": ENCODING_VERSION,
-              "torch": torch.__version__, "records": records_provenance(args.records)}
+    model_meta = {"run_name": run_name, "teacher": args.teacher, "games": args.games}
+    save_checkpoint(folder.model_file, net, model_meta)
     params = sum(p.numel() for p in net.parameters())
-    save_checkpoint(out, net, {"run_name": args.run_name, "teacher": args.teacher, "games": args.games})
     result = {
-        "run_name": args.run_name,
+        "run_name": run_name,
         "teacher": args.teacher,
         "train_games": len(train_games),
         "val_games": len(val_games),
         "train_decisions": len(train),
         "val_decisions": len(val),
         "parameters": params,
-        "checkpoint_bytes": out.stat().st_size,
+        "checkpoint_bytes": folder.model_file.stat().st_size,
         "steps": step,
         "encode_seconds": round(t_data, 1),
         "total_seconds": round(time.perf_counter() - t0, 1),
         "final": history[-1] if history else {},
         "history": history,
     }
-    stem = out.with_suffix("")
-    Path(f"{stem}.config.json").write_text(json.dumps(config, indent=2) + "\n")
-    Path(f"{stem}.metrics.json").write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out} ({result['checkpoint_bytes']} bytes, {params} parameters)", flush=True)
+    folder.write_summary(result)
+    print(f"wrote {folder.model_file} ({result['checkpoint_bytes']} bytes, {params} parameters)", flush=True)
     return result
 
 
