@@ -240,7 +240,8 @@ def test_a_tiny_run_trains_resumes_to_the_same_weights_and_plays(data: Path, tmp
     assert len(report["epochs"]) == 2 and report["best_epoch"] in (-1, 0, 1)
     t = report["test"]
     assert t["value"]["samples"] > 0 and t["advantage_root"]["options"] > 0
-    assert 0 <= t["agreement"]["top1"] <= 1
+    assert 0 <= t["agreement"]["network"]["top1"] <= 1
+    assert set(t["agreement"]["analytic_leaf"]["teacher_kept_by_alpha"]) == {str(a) for a in T.ALPHAS}
     assert {p.name for p in (tmp_path / "whole").iterdir()} >= {
         "config.json", "checkpoint.pt", "model.pt", "metrics.jsonl", "metrics.json", "curve.png",
         "samples.npz",
@@ -297,7 +298,7 @@ def test_the_shipped_model_is_small_carries_its_command_and_plays_by_name() -> N
     metrics = json.loads(SHIPPED.with_name("mj-distill.metrics.json").read_text())
     cfg = T.DistillConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in config["config"].items()})
     assert config["command"] == metrics["command"] == T.command_line(cfg)
-    assert metrics["test"]["agreement"]["top1"] > 0.5
+    assert metrics["test"]["agreement"]["network"]["top1"] > 0.5
     agents = [REGISTRY.make("expectimax-distill:depth=1" if s % 2 == 0 else "greedy", seed=s)
               for s in range(4)]
     played = play_game(MahjongGame(), agents, 3)

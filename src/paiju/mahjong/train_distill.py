@@ -273,13 +273,17 @@ def advantage_errors(scores: torch.Tensor, values: np.ndarray, action: np.ndarra
 
 
 def keep_count(hand: np.ndarray, alpha: float) -> np.ndarray:
-    """Per 3k+2 hand, the paper's k: min(ceil(alpha * tiles), distinct kinds)."""
+    """Per 3k+2 hand, the paper's k as the search computes it
+    (:meth:`~paiju.mahjong.agents.value.ValueSearch.keep`): min(ceil(alpha * tiles), distinct kinds)."""
     tiles = hand.sum(axis=1)
-    return np.minimum(np.maximum(1, np.ceil(alpha * tiles - 1e-9)), (hand > 0).sum(axis=1)).astype(np.int64)
+    return np.minimum(np.maximum(1, np.ceil(alpha * tiles)), (hand > 0).sum(axis=1)).astype(np.int64)
 
 
-def measures(net: D.DistillNet, s: Samples, sp: Split, rows: np.ndarray,
-             alpha: float = 0.6) -> dict[str, Any]:
+ALPHAS = (0.2, 0.3, 0.4, 0.6)
+"""The pruning shares at which the report counts how often the teacher's discard survives."""
+
+
+def measures(net: D.DistillNet, s: Samples, sp: Split, rows: np.ndarray) -> dict[str, Any]:
     """Held-out measures of ``net`` on ``rows``: value and advantage errors (points) beside
     their baselines, the teacher's action's agreement and the pruning's recall."""
     out: dict[str, Any] = {"decisions": len(rows)}
@@ -303,7 +307,7 @@ def measures(net: D.DistillNet, s: Samples, sp: Split, rows: np.ndarray,
             out[name] = {"decisions": len(adv), "options": len(err), "rmse": _rms(err),
                          "zero_rmse": _rms(zero)}
         ranking = net.scores(torch.from_numpy(s.order_inputs(rows, True))).numpy()
-    out["agreement"] = _agreement(s, sp, rows, ranking, alpha)
+    out["agreement"] = _agreement(s, sp, rows, ranking)
     return out
 
 
@@ -311,35 +315,36 @@ def _rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(np.square(x)))) if len(x) else math.nan
 
 
-def _agreement(s: Samples, sp: Split, rows: np.ndarray, scores: np.ndarray, alpha: float) -> dict[str, Any]:
-    """How often the head's best discard (among those the teacher evaluated) is the teacher's,
-    the same for the teacher's analytic leaf one layer up (each discard's 3k+1 hand, charged:
-    a depth-0 teacher), and how often the teacher's discard is among the ``k`` the head
-    expands or is the safest (which the agent always expands)."""
-    # the analytic leaf's charged value of each evaluated discard, per row
+def _agreement(s: Samples, sp: Split, rows: np.ndarray, scores: np.ndarray) -> dict[str, Any]:
+    """Among the decisions where the teacher discarded: how often the head's best discard (of
+    those the teacher evaluated) is the teacher's, and how often the teacher's discard is among
+    the ``k`` the head keeps at each of :data:`ALPHAS` or is the safest (the agent expands it
+    always). The same for the teacher's analytic leaf one layer up (each discard's 3k+1 hand,
+    charged with its risk: a depth-0 teacher) as the ordering; its ``k`` best are taken among
+    the discards the teacher evaluated, the others ranked last."""
     leaves = leaves_of(sp, rows)
     at = np.repeat(np.arange(len(rows)), np.diff(sp.leaf_start)[rows])
     kind = s.leaf_kind[leaves].astype(np.int64)
     p, cost = s.risk[rows[at], 0, kind], s.risk[rows[at], 1, kind]
-    analytic = np.full((len(rows), NUM_KINDS), -np.inf)
+    analytic = np.full((len(rows), NUM_KINDS), -1e12)
     analytic[at, kind] = (1 - p) * s.leaf_analytic[leaves] - cost
     t = s.teacher_action[rows].astype(np.int64)
     ok = t < NUM_KINDS
-    rows, t, scores, analytic = rows[ok], t[ok], scores[ok], analytic[ok]
+    rows, t = rows[ok], t[ok]
     if not len(t):
         return {"decisions": 0}
-    evaluated = ~np.isnan(s.charged[rows])
-    best = np.where(evaluated, scores, -np.inf).argmax(axis=1)
     held = s.hand[rows] > 0
-    ranked = np.argsort(-np.where(held, scores, -np.inf), axis=1, kind="stable")
-    rank_of_teacher = (ranked == t[:, None]).argmax(axis=1)
+    evaluated = ~np.isnan(s.charged[rows])
     safest = np.where(held, s.risk[rows, 1], np.inf).argmin(axis=1)
-    kept = (rank_of_teacher < keep_count(s.hand[rows].astype(np.int64), alpha)) | (safest == t)
-    return {
-        "decisions": len(rows), "top1": float(np.mean(best == t)),
-        "analytic_leaf_top1": float(np.mean(analytic.argmax(axis=1) == t)),
-        "teacher_kept": float(np.mean(kept)), "alpha": alpha,
-    }
+    out: dict[str, Any] = {"decisions": len(rows)}
+    for name, by in (("network", scores[ok]), ("analytic_leaf", analytic[ok])):
+        ranked = np.argsort(-np.where(held, by, -np.inf), axis=1, kind="stable")
+        rank_of_teacher = (ranked == t[:, None]).argmax(axis=1)
+        kept = {str(a): float(np.mean((rank_of_teacher < keep_count(s.hand[rows].astype(np.int64), a))
+                                      | (safest == t))) for a in ALPHAS}
+        best = np.where(evaluated, by, -np.inf).argmax(axis=1)
+        out[name] = {"top1": float(np.mean(best == t)), "teacher_kept_by_alpha": kept}
+    return out
 
 
 # ---- training ------------------------------------------------------------------------------------
@@ -353,15 +358,23 @@ def check_config(cfg: DistillConfig) -> None:
         raise ConfigError("train-distill: every hidden width must be at least 1")
 
 
-def load_samples(cfg: DistillConfig, out: Path) -> Samples:
-    """The samples of ``cfg.data``, replayed once and kept in ``out/samples.npz``."""
+SAMPLES_FORMAT = "mj-distill-samples-1"
+"""Changes whenever :class:`Samples` or how they are built does (a kept file is then rebuilt)."""
+
+
+def load_samples(cfg: DistillConfig, out: Path, job: dict[str, Any]) -> Samples:
+    """The samples of ``cfg.data`` (whose job is ``job``), replayed once and kept in
+    ``out/samples.npz`` with what they were built from (another source rebuilds them)."""
     cache = out / "samples.npz"
+    source = json.dumps({"format": SAMPLES_FORMAT, "data": cfg.data, "hands": cfg.hands, "job": job},
+                        sort_keys=True)
     if cache.is_file():
         with np.load(cache, allow_pickle=False) as z:
-            return Samples(**{f.name: z[f.name] for f in fields(Samples)})
+            if "source" in z.files and str(z["source"]) == source:
+                return Samples(**{f.name: z[f.name] for f in fields(Samples)})
     samples = data_samples(cfg.data, cfg.hands)
     tmp = out / "samples.tmp.npz"
-    np.savez(tmp, **asdict(samples))
+    np.savez(tmp, source=np.asarray(source), **asdict(samples))
     tmp.replace(cache)
     return samples
 
@@ -391,7 +404,7 @@ def train(cfg: DistillConfig) -> dict[str, Any]:
     state = run.load_checkpoint(CHECKPOINT_FORMAT) if run.has_checkpoint() else None
     run.path.mkdir(parents=True, exist_ok=True)
     run.write_config(command_line(cfg), data_job=job)
-    s = load_samples(cfg, run.path)
+    s = load_samples(cfg, run.path, job)
     sp = split(s, cfg.validation, cfg.test)
 
     torch.manual_seed(cfg.seed)
@@ -506,7 +519,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"best epoch {report['best_epoch']}; test: value RMSE {t['value']['rmse']:.1f} points "
           f"(analytic leaf {t['value']['analytic_leaf_rmse']:.1f}), advantage RMSE "
           f"{t['advantage_root']['rmse']:.1f} (zero {t['advantage_root']['zero_rmse']:.1f}), "
-          f"top-1 agreement {t['agreement']['top1']:.3f}")
+          f"top-1 agreement {t['agreement']['network']['top1']:.3f} "
+          f"(analytic leaf {t['agreement']['analytic_leaf']['top1']:.3f})")
     return 0
 
 
@@ -514,6 +528,21 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["DistillConfig", "Samples", "Split", "advantage_errors", "advantage_rows", "command_line",
-           "data_samples", "keep_count", "leaves_of", "load_samples", "main", "measures", "parse_args",
-           "split", "train"]
+__all__ = [
+    "ALPHAS",
+    "DistillConfig",
+    "Samples",
+    "Split",
+    "advantage_errors",
+    "advantage_rows",
+    "command_line",
+    "data_samples",
+    "keep_count",
+    "leaves_of",
+    "load_samples",
+    "main",
+    "measures",
+    "parse_args",
+    "split",
+    "train",
+]
