@@ -20,9 +20,9 @@ from paiju.algorithms.alphazero.selfplay import (
     play_selfplay_game,
 )
 from paiju.algorithms.alphazero.train import TrainConfig, train
-from paiju.algorithms.torch_files import load_payload
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
+from paiju.core.torch_files import load_payload
 from paiju.games.grid_encoding import connect_four_setup
 from paiju.yuxi.rooms import YuxiRooms
 

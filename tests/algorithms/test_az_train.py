@@ -25,9 +25,9 @@ from paiju.algorithms.alphazero.train import (
     train,
     value_targets,
 )
-from paiju.algorithms.torch_files import load_payload
 from paiju.core.errors import ConfigError
 from paiju.core.runner import Backend
+from paiju.core.torch_files import load_payload
 from paiju.games.grid_encoding import connect_four_setup
 from paiju.yuxi.rooms import YuxiRooms
 

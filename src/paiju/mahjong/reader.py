@@ -195,7 +195,7 @@ class NetworkReader:
     @classmethod
     def load(cls, path: str | Path) -> NetworkReader:
         """A reader saved by ``paiju.mahjong.train_reader`` (its run folder's ``model.pt``)."""
-        from paiju.algorithms.torch_files import load_payload
+        from paiju.core.torch_files import load_payload
 
         data = load_payload(path, "mahjong reader", fmt=READER_VERSION, hint="paiju mahjong train-reader")
         net = build_net(tuple(data["hidden"]))

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from paiju.algorithms.alphazero.net import AZNet, NetConfig
-from paiju.algorithms.torch_files import load_payload, save_payload
 from paiju.core.errors import CorruptRecordError
+from paiju.core.torch_files import load_payload, save_payload
 
 FORMAT = "paiju-az-1"
 

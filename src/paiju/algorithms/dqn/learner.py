@@ -37,8 +37,8 @@ from torch import nn
 
 from paiju.algorithms.dqn.net import QNetConfig, QNetwork, masked_argmax, masked_values
 from paiju.algorithms.dqn.replay import Batch, ReplayBuffer
-from paiju.algorithms.torch_files import load_payload, save_payload
 from paiju.core.errors import ConfigError, CorruptRecordError
+from paiju.core.torch_files import load_payload, save_payload
 
 TRAIN_FORMAT = "paiju-dqn-train-1"
 MODEL_FORMAT = "paiju-dqn-model-1"
