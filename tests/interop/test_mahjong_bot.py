@@ -103,3 +103,17 @@ def test_an_oversized_line_is_refused_without_reading_it_whole(
     out, err = capsys.readouterr()
     assert out == "ready paiju-greedy\n" and len(err.splitlines()) == 1
     assert f"longer than {MAX_MESSAGE}" in err
+
+
+def test_a_restart_during_the_deal_decides_no_heaven_ready_and_keeps_the_conversation() -> None:
+    """A /start between /initGame and /initCard abandons the deal: 天聽 of a non-dealer (decided
+    when its deal ends) is not judged on the empty hand, and the bot answers the restart. The
+    slow protocol fuzzer found this (docs/results/fuzzing.md)."""
+    bot = MahjongBot.from_spec("greedy")
+    for line in ("/start MJ16 1", "/rules heaven_ready=true", "/initGame east 0 0 0"):
+        bot.handle(line)
+    assert bot.handle("/start MJ16 1") == "ready paiju-greedy"
+    assert bot.stage == "table"
+    with pytest.raises(PaijuError, match="before /initGame"):
+        bot.handle("/ask throw")
+    assert bot.stage == "table"  # a refused line leaves the conversation where it was

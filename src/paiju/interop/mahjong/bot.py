@@ -89,9 +89,11 @@ class MahjongBot:
         why = self.view.refusal(msg) if self.stage in ("init", "hand") else None
         if why is not None:
             raise _out_of_order(line, why)
-        self.stage = _NEXT_STAGE.get(type(msg), self.stage)
+        # the stage moves only once the message is taken: a line refused half-way (by the
+        # view or the agent) leaves the conversation where it was
+        next_stage = _NEXT_STAGE.get(type(msg), self.stage)
         if isinstance(msg, Quit):
-            self.done = True
+            self.stage, self.done = next_stage, True
             return None
         if isinstance(msg, AskTurn | AskClaim | AskRob):
             obs = self.view.observation(msg)
@@ -100,8 +102,10 @@ class MahjongBot:
                 self.decisions.append((obs, legal))
             action = int(self.agent.act(obs, legal))
             self.view.answered(msg, action)
+            self.stage = next_stage
             return format_answer(msg, action)
         self.view.handle(msg)
+        self.stage = next_stage
         if isinstance(msg, Start):
             return f"ready {'_'.join(self.name.split()) or 'paiju'}"
         return None

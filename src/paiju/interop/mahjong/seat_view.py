@@ -15,13 +15,16 @@ from paiju.interop.mahjong.messages import (
     AskTurn,
     Chow,
     Draw,
+    End,
     Flower,
+    ForfeitNotice,
     InitCard,
     InitGame,
     Kong,
     Message,
     Mo,
     Pung,
+    Quit,
     Rules,
     Start,
     Throw,
@@ -104,7 +107,9 @@ class SeatView:
     # -- notifications --
     def handle(self, msg: Message) -> None:
         """Update the view with a notification (not an ask)."""
-        if self.dealing and not (
+        if isinstance(msg, Start | Quit | End | ForfeitNotice):
+            self.dealing = False  # the table's business abandons a deal in progress: no 天聽 to decide
+        elif self.dealing and not (
             isinstance(msg, InitCard | Flower) or (isinstance(msg, Mo | Draw) and msg.source == "deal")
         ):
             self._deal_done()
