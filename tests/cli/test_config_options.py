@@ -178,3 +178,56 @@ def test_the_config_module_is_imported_only_when_its_command_is_used(tmp_path: P
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("lazy_config_module", None)
+
+
+# ---- the trainer commands --------------------------------------------------------------------
+TRAINERS = {
+    "mahjong train-dqn": ("paiju.mahjong.train_dqn:TrainConfig", {"out", "curve"}),
+    "mahjong train-supervised": ("paiju.mahjong.train_supervised:SupervisedConfig", {"data", "out", "curve"}),
+    "mahjong train-reader": ("paiju.mahjong.train_reader:ReaderConfig", {"data", "out"}),
+    "ddz tagger-train": ("paiju.doudizhu.tagger.train:TrainConfig", {"data", "out", "progress"}),
+    "az train": ("paiju.algorithms.alphazero.train:TrainConfig", {"search.hidden", "search.mix"}),
+    "yuxi train-az": ("paiju.algorithms.alphazero.train:TrainConfig", set()),
+}
+
+
+def _command(path: str) -> Any:
+    from paiju.cli.main import app as paiju
+
+    command: Any = typer.main.get_command(paiju)
+    for name in path.split():
+        command = command.commands[name]
+    return command
+
+
+@pytest.mark.parametrize("path", sorted(TRAINERS))
+def test_every_trainer_command_has_each_config_field_as_an_option(path: str) -> None:
+    from paiju.cli.config_options import load_config_class
+    from paiju.core.run_folder import config_fields, field_default, field_flag
+
+    where, skipped = TRAINERS[path]
+    options = {p.opts[0]: p for p in _command(path).params}
+    for field_path, f in config_fields(load_config_class(where)):
+        if field_path in skipped:
+            continue
+        option = options[field_flag(f)]
+        default = field_default(f)
+        shown = ",".join(map(str, default)) if isinstance(default, tuple) else default
+        assert option.default == shown, (path, field_path)
+        shared = f.name in ("seed", "workers", "threads")  # the shared options' own ranges
+        if not isinstance(default, tuple) and not shared:
+            limits = (f.metadata.get("min"), f.metadata.get("max"))
+            assert (option.min, option.max) == limits, (path, field_path)
+
+
+def test_az_train_and_yuxi_train_az_are_one_trainer_with_the_same_training_options() -> None:
+    def shape(command: Any) -> dict[str, Any]:
+        return {p.opts[0]: (p.default, p.help, getattr(p, "min", None), getattr(p, "max", None))
+                for p in command.params}
+
+    board, yuxi = shape(_command("az train")), shape(_command("yuxi train-az"))
+    common = set(board) & set(yuxi)
+    assert {"--search-hidden", "--mix", "--boards", "--decks", "--cards-file"} <= set(yuxi) - common
+    assert {"--game", "--option"} == set(board) - common
+    assert {"--iterations", "--simulations", "--steps", "--lr", "--seed", "--workers", "--resume"} <= common
+    assert all(board[flag] == yuxi[flag] for flag in common)

@@ -43,8 +43,6 @@ from paiju.core.run_folder import config_fields, field_default, field_flag
 
 METADATA = frozenset({"help", "flag", "short", "min", "max"})
 """The keys of a config field's metadata that the options read."""
-_SHARED: dict[str, Callable[..., Any]] = {"seed": opt.seed, "workers": opt.workers, "threads": opt.threads}
-"""Config fields that are shared options: their flags and ranges from :mod:`paiju.cli.options`."""
 _VALUES = "paiju.config_values"
 _GIVEN = "paiju.config_given"
 
@@ -121,9 +119,8 @@ def _parameter(name: str, flag: str, f: dataclasses.Field[Any], hint: Any) -> in
     default = field_default(f)
     if default is dataclasses.MISSING:
         raise TypeError(f"field {f.name}: a config option needs a default (or skip it and declare it)")
-    if f.name in _SHARED:
-        own_help = {"help": help_text} if help_text else {}
-        info = _SHARED[f.name](**own_help, **({"short": bool(short)} if f.name != "threads" else {}))
+    info = _shared_option(f.name, help_text, bool(short))
+    if info is not None:
         return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                  annotation=Annotated[hint, info])
     flags = (flag, short) if short else (flag,)
@@ -139,6 +136,19 @@ def _parameter(name: str, flag: str, f: dataclasses.Field[Any], hint: Any) -> in
         info = typer.Option(*flags, help=help_text, min=meta.get("min"), max=meta.get("max"))
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[hint, info])
+
+
+def _shared_option(name: str, help_text: str | None, short: bool) -> Any:
+    """The option of a field named ``seed``, ``workers`` or ``threads``: the shared one of
+    :mod:`paiju.cli.options` (its flags and range), with the field's help; None for another."""
+    text = {"help": help_text} if help_text else {}
+    if name == "seed":
+        return opt.seed(**text, short=short)
+    if name == "workers":
+        return opt.workers(**text, short=short)
+    if name == "threads":
+        return opt.threads(**text)
+    return None
 
 
 def _widths(flag: str, low: int | None, high: int | None) -> Callable[[Any], tuple[int, ...]]:

@@ -655,6 +655,7 @@ class Trainer:
     def __init__(self, cfg: TrainConfig, learner: DQNLearner, run: RunState,
                  report: Callable[[int, int], None] | None) -> None:
         self.cfg, self.learner, self.run, self.report = cfg, learner, run, report
+        self.folder = run_folder(cfg)
         self.waiting: dict[int, HandExperience] = {}
         self.clock = time.perf_counter()
 
@@ -708,7 +709,7 @@ class Trainer:
 
     def log(self, line: dict[str, Any]) -> None:
         self.run.metrics.append(line)
-        run_folder(self.cfg).append_metrics(line)
+        self.folder.append_metrics(line)
 
 
 def train(cfg: TrainConfig, *, resume: bool = False, progress: Progress = False) -> dict[str, Any]:
