@@ -7,6 +7,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -338,3 +339,22 @@ def test_an_agent_that_cannot_be_built_fails_before_a_record_folder_is_started(t
     assert not out.exists()
     done = run_games("connect_four", ["random", "random"], 2, fmt="swap", out_dir=out)
     assert done.played == 2
+
+
+def test_a_run_naming_a_redefined_agent_is_another_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An arena folder recorded when an agent name meant another agent is not resumed under
+    the new meaning: the name's revision joins the run's configuration (only when above 1, so
+    every other run keeps its id)."""
+    from paiju.core.arena import setup_match
+
+    before = setup_match("kuhn_poker", ["nash", "random"], 1, None, {})
+    assert "agent_revisions" not in before.run_config
+    out = tmp_path / "run"
+    run_games("kuhn_poker", ["nash", "random"], 4, seed=1, out_dir=out)
+    monkeypatch.setattr(type(REGISTRY), "revision", lambda self, name: 2 if name == "nash" else 1)
+    after = setup_match("kuhn_poker", ["nash", "random"], 1, None, {})
+    assert after.run_config["agent_revisions"] == {"nash": 2} and after.run_id != before.run_id
+    with pytest.raises(ConfigError, match="holds run"):
+        run_games("kuhn_poker", ["nash", "random"], 4, seed=1, out_dir=out)

@@ -121,3 +121,22 @@ def test_an_estimate_says_honestly_when_it_has_no_sample_or_no_interval() -> Non
     rate = proportion_ci(1, 4)
     assert rate.text(".1f", interval=True, percent=True) == (
         f"25.0% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]")
+
+
+def test_a_name_that_changed_meaning_keeps_its_old_agent_under_a_versioned_name() -> None:
+    """One name per idea (docs/design.md): a redefined name has a higher revision, the old
+    agent stays under a versioned name marked superseded, and a parameter the name dropped
+    is refused with what to write instead."""
+    reg = AgentRegistry("testgame")
+    reg.register("search", lambda seed, **kw: UniformRandomAgent(seed), {"budget": 200},
+                 limits={"budget": (1, 10_000)}, revision=2, removed={"mode": "mode=fast is search-fast"})
+    reg.register("search-v1", lambda seed, **kw: UniformRandomAgent(seed), {"budget": 200, "mode": "slow"},
+                 limits={"budget": (1, 10_000)}, superseded_by="search")
+    assert reg.revision("search") == 2 and reg.revision("search-v1") == 1
+    listing = {e["name"]: e for e in reg.catalogue()}
+    assert listing["search-v1"]["superseded_by"] == "search" and "superseded_by" not in listing["search"]
+    with pytest.raises(ConfigError, match="search no longer takes mode: mode=fast is search-fast"):
+        reg.resolve("search:mode=fast")
+    with pytest.raises(ConfigError, match="unknown parameter 'speed'"):
+        reg.resolve("search:speed=1")
+    assert str(reg.resolve("search-v1:mode=fast")) == "search-v1:mode=fast"

@@ -39,7 +39,10 @@ def agents(
         console.print(f"{g} ({len(entries)} agents; spec: NAME:param=value,...)", markup=False)
         for e in entries:
             console.print(f"  {e['name']}", markup=False, style="bold")
-            for line in textwrap.wrap(e["description"], width - 4, break_on_hyphens=False):
+            description = e["description"]
+            if "superseded_by" in e:  # kept so that old command lines and records still build it
+                description = f"superseded by {e['superseded_by']}; kept as it was: {description}"
+            for line in textwrap.wrap(description, width - 4, break_on_hyphens=False):
                 console.print(f"    {line}", markup=False)
             for p in e["parameters"]:
                 console.print(f"    {parameter_text(p)}", markup=False)

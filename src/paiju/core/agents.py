@@ -136,6 +136,9 @@ class AgentRegistry:
     _choices: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     _process_wide: dict[str, dict[str, str]] = field(default_factory=dict)
     _file_params: dict[str, frozenset[str]] = field(default_factory=dict)
+    _revisions: dict[str, int] = field(default_factory=dict)
+    _superseded: dict[str, str] = field(default_factory=dict)
+    _removed: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def register(
         self,
@@ -148,6 +151,9 @@ class AgentRegistry:
         choices: dict[str, tuple[str, ...]] | None = None,
         process_wide: dict[str, str] | None = None,
         file_params: tuple[str, ...] = (),
+        revision: int = 1,
+        superseded_by: str | None = None,
+        removed: dict[str, str] | None = None,
     ) -> None:
         """``factory(seed=..., **params)`` builds the agent; ``defaults`` fixes keys and types.
 
@@ -156,6 +162,13 @@ class AgentRegistry:
         ``process_wide`` names the parameters that change the whole process, not only this
         agent (with what they change), and ``file_params`` those whose value may be a file to
         load: a shared host refuses both from its clients (:meth:`check_shared`).
+
+        Names (``docs/design.md``, "One name per idea"): a name is one algorithm whose
+        parameters all apply. When a name comes to mean another agent, its ``revision`` goes
+        up (an arena run recorded under the old meaning is then not resumed under the new
+        one) and the old agent stays registered under a versioned name with
+        ``superseded_by`` saying what replaces it, so old command lines still build it.
+        ``removed`` maps a parameter the name no longer takes to what to write instead.
         """
         defaults = dict(defaults or {})
         limits = dict(limits or {})
@@ -176,6 +189,10 @@ class AgentRegistry:
         self._choices[name] = dict(choices or {})
         self._process_wide[name] = dict(process_wide or {})
         self._file_params[name] = frozenset(file_params)
+        self._revisions[name] = revision
+        if superseded_by is not None:
+            self._superseded[name] = superseded_by
+        self._removed[name] = dict(removed or {})
 
     def check_shared(self, spec: AgentSpec, text: str) -> None:
         """Refuse what a client of a shared host (the web app) may not set in spec ``text``: a
@@ -199,9 +216,14 @@ class AgentRegistry:
         """The allowed values of each closed string parameter of agent ``name``."""
         return dict(self._choices[name])
 
+    def revision(self, name: str) -> int:
+        """How many meanings agent ``name`` has had (1: the first)."""
+        return self._revisions[name]
+
     def catalogue(self) -> list[dict[str, Any]]:
         """Every agent (``paiju agents``): its name, what it does, and each parameter's default
-        with its range (``min``, ``max``) or its choices."""
+        with its range (``min``, ``max``) or its choices; a superseded agent says what
+        replaces it (``superseded_by``)."""
         out = []
         for agent in self.names():
             _, defaults, doc = self._factories[agent]
@@ -214,7 +236,10 @@ class AgentRegistry:
                 elif key in self._choices[agent]:
                     p["choices"] = list(self._choices[agent][key])
                 params.append(p)
-            out.append({"name": agent, "description": doc, "parameters": params})
+            entry: dict[str, Any] = {"name": agent, "description": doc, "parameters": params}
+            if agent in self._superseded:
+                entry["superseded_by"] = self._superseded[agent]
+            out.append(entry)
         return out
 
     def help_text(self) -> str:
@@ -242,6 +267,9 @@ class AgentRegistry:
         params: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in defaults:
+                instead = self._removed[name].get(key)
+                if instead is not None:
+                    raise ConfigError(f"agent spec {text!r}: {name} no longer takes {key}: {instead}")
                 allowed = ", ".join(sorted(defaults)) or "none"
                 raise ConfigError(f"agent spec {text!r}: unknown parameter {key!r} (allowed: {allowed})")
             params[key] = self._check(text, name, key, _convert(text, key, value, defaults[key]))

@@ -279,7 +279,8 @@ def replay_check(out_dir: str | Path, game_indices: Sequence[int]) -> list[Repla
     if setup.run_id != header.get("run_id"):
         raise ConfigError(
             f"{folder} was recorded as run {header.get('run_id')}, but its configuration gives "
-            f"{setup.run_id} with this code (rules version now {setup.game.info.rules_version!r}): "
+            f"{setup.run_id} with this code (rules version now {setup.game.info.rules_version!r}; or an "
+            "agent's name changed meaning): "
             "the games cannot be replayed under the same rules"
         )
     table = read_records(folder, columns=["game_index", "moves"])
@@ -371,6 +372,11 @@ def setup_match(
         "format": fmt,
         "seed": seed,
     }
+    # an agent name that has changed meaning: a run under its old meaning is another run
+    names = {spec.partition(":")[0] for spec in specs}
+    revisions = {n: registry.revision(n) for n in sorted(names) if registry.revision(n) > 1}
+    if revisions:
+        run_config["agent_revisions"] = revisions
     return MatchSetup(entry, game, specs, fmt, lineup_list, options, run_config)
 
 
