@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.encoding import HEIGHT, POINT_SCALE, WIDTH, YuxiEncoder
-from paiju.yuxi.game import YuxiGame, YuxiState
+from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "paiju" / "yuxi" / "data"
 
@@ -137,3 +138,40 @@ def test_a_card_added_through_the_card_file_widens_input_and_heads(tmp_path: Pat
     assert "title:urchin" in grown.plane_names and "card:sea_urchin" in grown.plane_names
     assert grown.plane_shape[0] == base.plane_shape[0] + 2
     assert grown.action_index(game.actions.play(45, 3)) == (45, 3)
+
+
+# sha256 of every position's planes and vector (both seats) and its policy indices over two
+# seeded random games per room, taken from the encoder before the attribute encoder (version 2)
+# was added: version 1 must keep encoding exactly so, since shipped models were trained on it.
+# A change of the rules changes the positions played: then re-take these at the commit before
+# the encoder change with the rules change applied, never from the encoder being changed.
+V1_DIGESTS = {
+    ("3x3", ("tide_guild", "storm_iron"), False): (
+        102, "644234330901320b1cb242fc4b3443092daf6126815dfb8ec08855c2941014ba"
+    ),
+    ("4x4", ("crab_feast", "tempest"), True): (
+        134, "d0497d71546e42c714dbffc9c374c953b8c26fe779c38ebae5703091d1b2115d"
+    ),
+    ("6x4", ("guild_iron", "tide_storm"), False): (
+        188, "2692602ddc2cf0ede35c4de642596ea691df4f9210a975b69076d53502f17ae8"
+    ),
+}
+
+
+@pytest.mark.parametrize("room", list(V1_DIGESTS))
+def test_version_1_encodes_exactly_as_before(room: tuple[str, tuple[str, str], bool]) -> None:
+    board, decks, die = room
+    game = YuxiGame(YuxiConfig(board=board, decks=decks, die_bonus=die))
+    enc = YuxiEncoder(game)
+    digest = hashlib.sha256()
+    encoded = 0
+    for s in _states(game, seed=5, games=2):
+        for seat in (0, 1):
+            planes, vector = enc.encode_observation(s.observation(seat))
+            digest.update(planes.tobytes())
+            digest.update(vector.tobytes())
+            encoded += 1
+        if not s.is_chance_node():
+            digest.update(repr(enc.policy_indices(s, s.legal_actions())).encode())
+    assert enc.plane_shape == (108, 4, 6) and enc.vector_size == 308
+    assert (encoded, digest.hexdigest()) == V1_DIGESTS[room]
