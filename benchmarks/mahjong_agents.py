@@ -214,8 +214,9 @@ def calibrate(args: argparse.Namespace) -> None:
 
 def report(args: argparse.Namespace) -> None:
     """The table of whatever an ``arena --record DIR`` run has finished so far (complete deals)."""
+    from paiju.core.arena import agent_labels
     from paiju.core.records import read_records
-    from paiju.mahjong.agents.match import summarize_hands
+    from paiju.mahjong.hand_summary import summarize_hands
 
     for run_dir in sorted(p for p in Path(args.record).iterdir() if (p / "run.json").exists()):
         config = json.loads((run_dir / "run.json").read_text())["config"]
@@ -227,7 +228,7 @@ def report(args: argparse.Namespace) -> None:
         for r in rows:
             deals[r["deal_index"]] = deals.get(r["deal_index"], 0) + 1
         rows = [r for r in rows if deals[r["deal_index"]] == 2]  # both line-ups of a deal
-        agents, draw_rate = summarize_hands(rows, config["agents"])
+        agents, draw_rate = summarize_hands(rows, agent_labels(config["agents"]))
         title = " vs ".join(config["agents"])
         print(f"{title} ({config['format']}, seed {config['seed']}): {len(rows)} hands")
         for a in agents:

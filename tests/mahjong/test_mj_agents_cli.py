@@ -75,12 +75,20 @@ def test_play_needs_four_agents_and_known_names() -> None:
 
 
 def test_arena_2v2_json() -> None:
-    result = runner.invoke(app, ["mahjong", "arena", "--agents", "greedy,random", "--hands", "8", "--json"])
+    """paiju mahjong arena is paiju arena -g mahjong: the same report, 2v2 by default, with the
+    paper's per-seat-hand figures (greedy and random in a 2v2: each sits twice per hand)."""
+    args = ["--agents", "greedy,random", "-n", "8", "--json", "--no-progress"]
+    result = runner.invoke(app, ["mahjong", "arena", *args])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["format"] == "2v2" and data["hands"] == 8
-    greedy, rnd = data["agents"]
+    assert data["game"] == "mahjong" and data["format"] == "2v2" and data["games"] == 8
+    greedy, rnd = data["hands"]["agents"]
     assert greedy["seat_hands"] == rnd["seat_hands"] == 16
     assert greedy["mean_score"]["value"] == -rnd["mean_score"]["value"]
-    proc = _paiju("mahjong", "arena", "--agents", "greedy,random", "--hands", "7")
+    assert 0 <= data["hands"]["exhaustive_draw_rate"]["value"] <= 1
+    same = json.loads(runner.invoke(app, ["arena", "-g", "mahjong", *args]).output)
+    for report in (same, data):
+        del report["decision_time"]  # timings differ run to run
+    assert same == data
+    proc = _paiju("mahjong", "arena", "--agents", "greedy,random", "-n", "7")
     assert proc.returncode == 2 and "not a whole number of deals" in proc.stderr

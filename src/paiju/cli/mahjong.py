@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from paiju.cli import arena_options
 from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
 from paiju.cli.config_options import config_command, config_values
@@ -214,67 +215,28 @@ def _result_lines(state: Any, result: Any, names: list[str]) -> dict[str, Any]:
 
 @app.command(cls=LimitsHelpCommand)
 def arena(
-    agents: Annotated[
-        str,
-        typer.Option(
-            "--agents", "-a", help=agents_help("2v2: two specs 'A,B'; rotation: four specs.", "mahjong")
-        ),
-    ],
-    hands: Annotated[
-        int,
-        opt.hands("Hands to play (a whole number of deals)."),
-    ] = 200,
-    fmt: Annotated[
-        str,
-        typer.Option(
-            "--format",
-            "-f",
-            help="2v2 (A B A B / B A B A), 2v2-all (all 6 seatings of two A, two B) or rotation.",
-        ),
-    ] = "2v2",
-    seed: Annotated[int, opt.seed("Run seed (deals and agents derive from it).", short=False)] = 0,
-    workers: Annotated[int, opt.workers("Worker processes (results identical to 1).")] = 1,
-    record: Annotated[
-        Path | None,
-        opt.record("Record the hands (Parquet) here; rerun to resume."),
-    ] = None,
-    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
-    progress: Annotated[bool, opt.progress("Progress bar on stderr.")] = True,
+    agents: Annotated[str, arena_options.agent_specs("mahjong")],
+    games: arena_options.Games = 100,
+    seed: arena_options.RunSeed = 0,
+    fmt: arena_options.Format = None,
+    options: arena_options.RuleOptions = None,
+    match: arena_options.Match = None,
+    workers: opt.Workers = 1,
+    ray: arena_options.Ray = False,
+    json_out: arena_options.ArenaJson = False,
+    record: arena_options.Record = None,
+    progress: opt.Progress = True,
 ) -> None:
-    """Play single hands between agents on the core arena: win rate and mean score per seat-hand.
+    """Hands (or --match: whole matches) between agents: the arena with the game set to mahjong.
 
-    2v2 is the paper's set-up: two seats each, A B A B then B A B A on every deal, so every
-    agent sits in every seat equally often.
+    The same options, defaults and report as the arena of every game (its -g mahjong), which
+    adds the paper's win rate and mean score per seat-hand. 2v2 (the default) is the paper's
+    set-up: two seats each, A B A B then B A B A on every deal, so every agent sits in every
+    seat equally often; 2v2-all plays all six seatings of a wall.
     """
-    from rich.table import Table
-
-    from paiju.mahjong.agents import REGISTRY
-    from paiju.mahjong.agents.match import run_match
-
-    report = run_match(
-        agent_line_up(agents, REGISTRY), hands, seed, fmt=fmt, workers=workers, out_dir=record,
-        progress=progress and not json_out,
+    arena_options.play_arena(
+        "mahjong", agents, games, seed, fmt, options, match, workers, ray, json_out, record, progress
     )
-    if json_out:
-        print_json(report.as_dict())
-        return
-    table = Table(title=f"mahjong {report.fmt}: {report.hands} hands, seed {report.seed}")
-    for col in ("agent", "seat-hands", "win rate (95% CI)", "mean score / seat-hand (95% CI)"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
-    for a in report.agents:
-        wr, ms = a.win_rate, a.mean_score
-        table.add_row(
-            a.agent, str(a.seat_hands),
-            f"{100 * wr.value:.1f}% [{100 * wr.low:.1f}, {100 * wr.high:.1f}]",
-            f"{ms.value:.1f} [{ms.low:.1f}, {ms.high:.1f}]",
-        )
-    console.print(table)
-    dr = report.draw_rate
-    console.print(f"exhaustive draws: {dr.text('.1f', interval=True, percent=True)}")
-    for t in report.arena.tables()[1:]:
-        console.print(t)
-    if record is not None:
-        console.print(f"records: {record} (run {report.arena.run_id})")
 
 
 @app.command(cls=LimitsHelpCommand)

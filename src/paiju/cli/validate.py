@@ -34,7 +34,7 @@ MAX_GAMES = 1_000_000
 MAX_SELFPLAY_GAMES = 10_000_000
 """``paiju ddz selfplay --games``: self-play for training data runs larger than a match."""
 MAX_HANDS = 1_000_000
-"""``paiju mahjong arena --hands``."""
+"""Hands of the mahjong commands that count hands (``mahjong table4``, ``mahjong alpha-sweep``)."""
 MAX_WORKERS = 256
 """``--workers`` of every command (local processes or Ray tasks in flight)."""
 MAX_YUXI_GAMES = 100_000

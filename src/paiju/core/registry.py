@@ -130,7 +130,7 @@ for _entry in (
     ),
     GameEntry(
         "mahjong", "paiju.mahjong.game:MahjongGame", "paiju.mahjong.agents:REGISTRY", 4,
-        ("rotation", "2v2", "2v2-all", "fixed"), ("east", "south", "west", "north"),
+        ("2v2", "2v2-all", "rotation", "fixed"), ("east", "south", "west", "north"),
         "Taiwan 16-tile mahjong; seat 0 is the dealer (east)",
     ),
     GameEntry(

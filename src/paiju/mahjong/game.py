@@ -867,9 +867,12 @@ class MahjongGame:
 
     def summarize_arena(self, rows: Sequence[dict[str, Any]], labels: Sequence[str]) -> Any:
         """The arena's game-specific summary (``paiju.core.arena.summarize``): in game mode the
-        per-match figures (:class:`paiju.mahjong.full_match.MatchSummary`); None for single hands."""
+        per-match figures (:class:`paiju.mahjong.full_match.MatchSummary`), for single hands the
+        paper's per-hand figures (:class:`paiju.mahjong.hand_summary.HandsSummary`)."""
         if self.config.mode != "game":
-            return None
+            from paiju.mahjong.hand_summary import HandsSummary
+
+            return HandsSummary.of(rows, labels)
         from paiju.mahjong.full_match import summarize_matches
 
         return summarize_matches(rows, labels, self.config.rounds)

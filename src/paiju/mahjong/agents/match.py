@@ -1,19 +1,16 @@
 """Mahjong matches through the core arena, summarised the way the paper reports them.
 
 The games are played by :func:`paiju.core.arena.run_games` (seeded deals, seat rotation,
-records and resume, worker processes). On top of its WP/ADP report this adds the two
-numbers of the paper's tables, per agent and per *seat-hand* (one agent in one seat for
-one hand):
-
-* **win rate**: the share of its seat-hands that won the hand;
-* **mean score**: its mean points per seat-hand (payments received minus paid).
+records and resume, worker processes); the per-hand figures of the paper's tables (win rate
+and mean score per seat-hand, the exhaustive-draw rate) are :mod:`paiju.mahjong.hand_summary`'s,
+which every arena report of single hands carries. :func:`run_match` is the Python entry (the
+command is ``paiju arena -g mahjong``, or its front ``paiju mahjong arena``); on top of it,
+:func:`paired_by_wall` compares two agents wall by wall in the ``2v2-all`` format.
 
 Formats: ``2v2`` (two agents, seated A B A B then B A B A on every deal: the paper's
-set-up; every agent sits in every seat equally often) and ``rotation`` (four specs, each
-deal replayed four times with the seats cycled). Intervals are 95%: Wilson for the win rate
-and the exhaustive-draw rate (seat-hands as the trials: the seats of one hand are negatively
-correlated, at most one usually wins, so this errs on the wide side), and the normal
-interval for the mean score over hands (per hand the agent's seats are averaged first).
+set-up; every agent sits in every seat equally often), ``2v2-all`` (all six seatings of two
+A and two B) and ``rotation`` (four specs, each deal replayed four times with the seats
+cycled).
 """
 
 from __future__ import annotations
@@ -26,25 +23,8 @@ from typing import Any
 
 from paiju.core.arena import agent_labels, run_games, summarize
 from paiju.core.runner import Progress
-from paiju.core.stats import Estimate, mean_ci, proportion_ci
-
-
-@dataclass(frozen=True)
-class AgentResult:
-    """One agent's results over a match."""
-
-    agent: str
-    seat_hands: int
-    win_rate: Estimate
-    mean_score: Estimate
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "agent": self.agent,
-            "seat_hands": self.seat_hands,
-            "win_rate": self.win_rate.as_dict(),
-            "mean_score": self.mean_score.as_dict(),
-        }
+from paiju.core.stats import Estimate, mean_ci
+from paiju.mahjong.hand_summary import AgentResult, summarize_hands
 
 
 @dataclass(frozen=True)
@@ -72,31 +52,6 @@ class MatchReport:
             "exhaustive_draw_rate": self.draw_rate.as_dict(),
             "arena": self.arena.as_dict(),
         }
-
-
-def summarize_hands(
-    rows: Sequence[dict[str, Any]], specs: Sequence[str]
-) -> tuple[list[AgentResult], Estimate]:
-    """Per-agent win rate and mean score per seat-hand from arena rows of single hands."""
-    labels = agent_labels(specs)
-    wins = dict.fromkeys(range(len(labels)), 0)
-    scores: dict[int, list[float]] = {a: [] for a in range(len(labels))}
-    seat_hands = dict.fromkeys(range(len(labels)), 0)
-    drawn = 0
-    for row in rows:
-        returns, seat_agents = row["returns"], row["seat_agents"]
-        drawn += all(r == 0 for r in returns)
-        for a in sorted(set(seat_agents)):
-            seats = [s for s, x in enumerate(seat_agents) if x == a]
-            wins[a] += sum(returns[s] > 0 for s in seats)
-            scores[a].append(sum(returns[s] for s in seats) / len(seats))
-            seat_hands[a] += len(seats)
-    results = [
-        AgentResult(labels[a], seat_hands[a], proportion_ci(wins[a], seat_hands[a]), mean_ci(scores[a]))
-        for a in range(len(labels))
-        if seat_hands[a]
-    ]
-    return results, proportion_ci(drawn, len(rows))
 
 
 def run_match(
@@ -127,7 +82,7 @@ def run_match(
         table = read_records(out_dir)
         rows = [r for r in table.to_pylist() if r["run_id"] == result.run_id and r["game_index"] < hands]
     rows.sort(key=lambda r: r["game_index"])
-    agents, draw_rate = summarize_hands(rows, result.setup.specs)
+    agents, draw_rate = summarize_hands(rows, agent_labels(result.setup.specs))
     arena = summarize(rows, result.setup, seed, None if out_dir is None else str(out_dir))
     return MatchReport(
         fmt, tuple(result.setup.specs), len(rows), seed, tuple(agents), draw_rate, arena, tuple(rows)
