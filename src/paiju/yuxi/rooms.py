@@ -1,18 +1,20 @@
 """yuxi rooms: which board and decks each game gets, for AlphaZero training, matches and ladders.
 
 :class:`YuxiRooms` is the game side of :mod:`paiju.algorithms.alphazero.train`: called with a
-game's seed it gives that game's ``(YuxiGame, YuxiEncoder)``. A room is drawn from the seed:
+game's seed it gives that game's ``(YuxiGame, encoder)``. A room is drawn from the seed:
 a board of ``boards`` and, unless ``decks`` fixes them, both decks uniformly from the card
 table's decks big enough for that board (the same deck may face itself). One model per deck
 pair (the talk) is ``decks=("a", "b")``; one shared model with the deck as input (ours: the
-encoder's vector carries both decks one-hot) is ``decks=None``. Every board is padded to the
-same planes, so one network serves them all. Matches between agents in these rooms:
-:mod:`paiju.yuxi.matches`.
+encoder's vector carries both decks, one-hot in version 1, by their cards in version 2) is
+``decks=None``. Every board is padded to the same planes, so one network serves them all.
+``encoder`` is the input the network reads (:class:`~paiju.yuxi.encoding.EncoderSpec`:
+version 1, card ids, by default; version 2, card attributes), recorded with the rooms in
+every model trained in them. Matches between agents in these rooms: :mod:`paiju.yuxi.matches`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,10 +24,10 @@ from paiju.yuxi.agents.greedy import game_for
 from paiju.yuxi.agents.search import HeuristicEvaluator
 from paiju.yuxi.board import board_shape
 from paiju.yuxi.cards import table_fingerprint
-from paiju.yuxi.encoding import YuxiEncoder
+from paiju.yuxi.encoding import EncoderSpec, YuxiEncoderBase
 from paiju.yuxi.game import YuxiConfig, YuxiGame
 
-_ENCODERS: dict[YuxiConfig, YuxiEncoder] = {}
+_ENCODERS: dict[tuple[YuxiConfig, EncoderSpec], YuxiEncoderBase] = {}
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class YuxiRooms:
     die_bonus: bool = False
     cards_file: str | None = None
     decks_file: str | None = None
+    encoder: EncoderSpec = field(default_factory=EncoderSpec)
 
     def __post_init__(self) -> None:
         if not self.boards:
@@ -80,12 +83,12 @@ class YuxiRooms:
         pair = (names[int(rng.integers(len(names)))], names[int(rng.integers(len(names)))])
         return self.base_config(board, pair)
 
-    def __call__(self, seed: int) -> tuple[YuxiGame, YuxiEncoder]:
+    def __call__(self, seed: int) -> tuple[YuxiGame, YuxiEncoderBase]:
         config = self.config(seed)
         game = game_for(config)
-        encoder = _ENCODERS.get(config)
+        encoder = _ENCODERS.get((config, self.encoder))
         if encoder is None:
-            encoder = _ENCODERS[config] = YuxiEncoder(game)
+            encoder = _ENCODERS[config, self.encoder] = self.encoder.build(game)
         return game, encoder
 
     def heuristic(self, game: YuxiGame) -> Evaluator:
@@ -97,9 +100,15 @@ class YuxiRooms:
         return table_fingerprint(self.base_config().table())
 
     def describe(self) -> dict[str, object]:
-        return {
+        """The rooms as plain data: the game identity of a run and of its models. The encoder is
+        named only when it is not version 1, so the rooms of runs and models made before version
+        2 describe as they did (a model without it reads version 1)."""
+        described: dict[str, object] = {
             "boards": list(self.boards),
             "decks": list(self.decks) if self.decks else "random",
             "die_bonus": self.die_bonus,
             "card_table": self.fingerprint(),
         }
+        if self.encoder != EncoderSpec():
+            described[EncoderSpec.META_KEY] = self.encoder.to_meta()
+        return described
