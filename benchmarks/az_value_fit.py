@@ -37,11 +37,12 @@ import torch
 
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
 from paiju.algorithms.alphazero.train import held_out_losses, load_replay, samples_path, value_targets
+from paiju.core.run_folder import read_config
 
 
 def value_fit(run: Path) -> list[dict[str, Any]]:
     """One row per snapshot with a next iteration's samples (see the module docstring)."""
-    window = int(json.loads((run / "config.json").read_text())["window"])
+    window = int(read_config(run)["config"]["window"])  # a run of any date (run_folder's fallback)
     rows = []
     for snap in sorted((run / "snapshots").glob("model-iter-*.pt")):
         found = re.search(r"(\d+)", snap.stem)
@@ -84,7 +85,7 @@ def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
     from paiju.algorithms.alphazero import AZNet
     from paiju.algorithms.alphazero.train import TrainConfig, learn_step
 
-    config = TrainConfig.from_dict(json.loads((run / "config.json").read_text()))
+    config = TrainConfig.from_dict(read_config(run)["config"])
     snaps = sorted((run / "snapshots").glob("model-iter-*.pt"))
     if not snaps:
         raise SystemExit(f"{run}: no snapshot to read the network's size from")

@@ -113,6 +113,7 @@ def test_the_command_line_gives_the_options_that_differ_as_the_config_writes_the
 @pytest.mark.parametrize(("args", "message"), [
     (["--steps", "0"], "'--steps': Input should be greater than or equal to 1"),
     (["--hidden", "4,x"], "comma-separated integers"),
+    (["--hidden", " "], "comma-separated integers"),
     (["--hidden", "4,65"], "every number must be in 1..64"),
     (["--lr", "2"], "'--lr': Input should be less than or equal to 1"),
     (["--seed", "-1"], "'--seed' / '-s': Input should be greater than or equal to 0"),

@@ -152,14 +152,14 @@ def _shared_option(name: str, help_text: str | None, short: bool) -> Any:
 
 
 def _widths(flag: str, low: int | None, high: int | None) -> Callable[[Any], tuple[int, ...]]:
-    """The parser of a ``tuple[int, ...]`` option: ``256,256`` (empty: no numbers)."""
+    """The parser of a ``tuple[int, ...]`` option: ``256,256``, at least one number."""
 
     def parse(value: Any) -> tuple[int, ...]:
         if isinstance(value, tuple):  # Typer also passes the (converted) default through
             return value
         text = str(value).strip()
         try:
-            numbers = tuple(int(w) for w in text.split(",")) if text else ()
+            numbers = tuple(int(w) for w in text.split(","))
         except ValueError:
             raise typer.BadParameter(f"{text!r}: comma-separated integers, e.g. 256,256") from None
         if any((low is not None and n < low) or (high is not None and n > high) for n in numbers):
