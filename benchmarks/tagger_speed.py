@@ -10,7 +10,7 @@ machine do not inflate it) and wall clock, with torch on one thread:
 Targets (issue 15): one hand <= 5 ms, a batch of 1,000 <= 0.5 s.
 
     .venv/bin/python benchmarks/tagger_speed.py                 # the shipped model
-    .venv/bin/python benchmarks/tagger_speed.py --model runs/tagger/tagger.pt --hands 200
+    .venv/bin/python benchmarks/tagger_speed.py --model runs/tagger/model.pt --hands 200
 """
 
 from __future__ import annotations
