@@ -75,6 +75,13 @@ class LimitsHelpCommand(TyperCommand):
     instead, the type column says only ``<int>``, and a flag shows no ``<bool>``.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.short_help is None and self.help:
+            # the group's listing shows the first paragraph with the docstring's line breaks,
+            # ragged at 80 columns: as one line instead, which Rich wraps
+            self.short_help = " ".join(inspect.cleandoc(self.help).split("\n\n")[0].split())
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from rich.markup import escape
 
