@@ -9,45 +9,37 @@ import pytest
 from director_helpers import MakeEvent
 
 from paiju.core.errors import ConfigError
-from paiju.tournament.director.comparison import totals_before
+from paiju.tournament.director.entry import ResultLine, enter_results
 from paiju.tournament.director.movement import holdings
 from paiju.tournament.director.players import Entry, add_late_entry, withdraw
 from paiju.tournament.director.rounds import choose_boards, meetings, pair_round, release, round_boards
+from paiju.tournament.director.standings import totals_before
 from paiju.tournament.director.store import EventStore
 
 
-def _enter_results(store: EventStore, round_no: int, landlord_score: dict[int, float]) -> None:
-    """Table results of every board of the round (what score entry, item 4, will write)."""
-    with store.transaction("test", f"results of round {round_no}") as tx:
-        for st in store.movement(round_no):
-            score = landlord_score.get(st.table_no, 1.0)
-            tx.insert(
-                "results",
-                {
-                    "round": round_no,
-                    "table_no": st.table_no,
-                    "board": st.board,
-                    "landlord_hand": 0,
-                    "landlord_won": int(score > 0),
-                    "landlord_score": score,
-                    "entered_by": "test",
-                    "entered_at": tx.at,
-                },
-            )
+def _enter_results(store: EventStore, round_no: int, landlord_won: dict[int, bool]) -> None:
+    """Release the round and enter every table's result on every board (no bombs: the
+    landlord scores +1 or -1), as the director's CSV does."""
+    release(store, round_no, "desk")
+    lines = [
+        ResultLine(i + 2, st.table_no, st.board, landlord_won[st.table_no])
+        for i, st in enumerate(store.movement(round_no))
+    ]
+    enter_results(store, round_no, lines, "desk")
 
 
 def test_round_two_pairs_the_leaders_together(make_event: MakeEvent) -> None:
     store = make_event(players=9, rounds=3, boards_per_round=1)
     pair_round(store, 1, 3, "desk")
     choose_boards(store, 1, 3, "desk", select="random", pool=None)
-    # table 1's landlord wins 2, the others lose: on the board, each hand's holders differ
-    _enter_results(store, 1, {1: 2.0, 2: -1.0, 3: -1.0})
+    # table 1's landlord wins 1, the others lose 1: on the board, each hand's holders differ
+    _enter_results(store, 1, {1: True, 2: False, 3: False})
     totals = totals_before(store, 2)
     held = holdings(store.seats(1), store.movement(1))
     landlords = {h.player_id: h.table_no for h in held if h.hand == 0}
-    # hand A (landlord) group: scores 2, -1, -1 -> matchpoints 4, 1, 1
+    # hand A (landlord) group: scores 1, -1, -1 -> matchpoints 4, 1, 1
     assert sorted(totals[p] for p in landlords if p is not None) == [1.0, 1.0, 4.0]
-    # farmers: table 1's lose 1 each (-2/2), others win 0.5 -> 0 and 3 per farmer group
+    # farmers: table 1's lose 0.5 each (-1/2), others win 0.5 -> 0 and 3 per farmer group
     assert sorted(totals.values()) == [0.0, 0.0, 1.0, 1.0, 3.0, 3.0, 3.0, 3.0, 4.0]
     result = pair_round(store, 2, 4, "desk")
     top_table = [s.player_id for s in result.seats if s.table_no == 1]

@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from paiju.core.errors import ConfigError
+from paiju.tournament.director import csvfile
 from paiju.tournament.director.store import EventStore, Player
 
 REQUIRED: Final = ("name", "id")
 OPTIONAL: Final = ("club", "rating")
 MAX_PLAYERS: Final = 10_000
-MAX_TEXT: Final = 200
-"""Longest name, id or club (a longer cell is a mistake: a pasted paragraph, a wrong column)."""
 
 
 @dataclass(frozen=True)
@@ -43,28 +42,18 @@ class Entry:
 
 def read_players_csv(path: str | Path) -> list[Entry]:
     """The entries of a players CSV file (see the module docstring for its columns)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")  # a spreadsheet's BOM is not part of the header
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{p}: cannot read it as UTF-8 text ({err})") from None
-    return parse_players_csv(text, str(p))
+    return parse_players_csv(csvfile.read_text(path), str(path))
 
 
 def parse_players_csv(text: str, where: str = "players") -> list[Entry]:
     """The entries of CSV ``text``; ``where`` names the source in errors."""
-    try:
-        rows = list(csv.reader(io.StringIO(text)))
-    except csv.Error as err:
-        raise ConfigError(f"{where}: not CSV ({err})") from None
-    if not rows or not any(cell.strip() for cell in rows[0]):
-        raise ConfigError(f"{where}: empty; the first row names the columns: name,id[,club][,rating]")
-    columns = _columns(rows[0], where)
+    rows = csvfile.parse_rows(text, where, "name,id[,club][,rating]")
+    columns = csvfile.header_columns(rows[0], where, REQUIRED, OPTIONAL)
     entries: list[Entry] = []
     seen: dict[str, int] = {}
     for number, cells in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in cells):
-            continue  # blank lines at the end of a sheet
+        if csvfile.is_blank(cells):
+            continue
         entry = _entry(cells, columns, f"{where}, row {number}")
         if entry.code in seen:
             raise ConfigError(
@@ -91,36 +80,11 @@ def parse_entry(text: str) -> Entry:
     return _entry(rows[0], columns, f"entry {text!r}")
 
 
-def _columns(header: Sequence[str], where: str) -> dict[str, int]:
-    columns: dict[str, int] = {}
-    for i, cell in enumerate(header):
-        name = cell.strip().lower()
-        if name not in (*REQUIRED, *OPTIONAL):
-            raise ConfigError(
-                f"{where}, row 1, column {i + 1}: unknown column {cell.strip()!r}; "
-                f"columns: {', '.join((*REQUIRED, *OPTIONAL))}"
-            )
-        if name in columns:
-            raise ConfigError(f"{where}, row 1, column {i + 1}: column {name!r} is named twice")
-        columns[name] = i
-    missing = [c for c in REQUIRED if c not in columns]
-    if missing:
-        raise ConfigError(f"{where}, row 1: no column {missing[0]!r} (required: {', '.join(REQUIRED)})")
-    return columns
-
-
 def _entry(cells: Sequence[str], columns: dict[str, int], where: str) -> Entry:
     def cell(name: str) -> str:
-        i = columns.get(name)
-        value = cells[i].strip() if i is not None and i < len(cells) else ""
-        if len(value) > MAX_TEXT:
-            raise ConfigError(f"{where}, column {name!r}: {len(value)} characters; at most {MAX_TEXT}")
-        if any(ord(ch) < 32 for ch in value):
-            raise ConfigError(f"{where}, column {name!r}: {value!r} holds a control character")
-        return value
+        return csvfile.cell(cells, columns, name, where)
 
-    if len(cells) > len(columns) and any(c.strip() for c in cells[len(columns) :]):
-        raise ConfigError(f"{where}: {len(cells)} cells but the header names {len(columns)} columns")
+    csvfile.check_width(cells, columns, where)
     name, code = cell("name"), cell("id")
     if not name:
         raise ConfigError(f"{where}, column 'name': empty")

@@ -4,7 +4,7 @@ written whole or not at all; each random step draws from a seed that is stored w
 
 Rounds are paired in order. Round 1 is drawn at random or seeded by rating (the format's
 ``first_round``); every later round is Swiss on the totals so far
-(:func:`paiju.tournament.director.comparison.totals_before`). Both go through the one solver
+(:func:`paiju.tournament.director.standings.totals_before`). Both go through the one solver
 (:mod:`paiju.tournament.director.pairing`), so club tables and repeats are avoided the same
 way: round 1 gives the solver *virtual totals* that make its draw the cheapest partition
 (consecutive triples of the random order; or, by rating, the players at the same place of
@@ -27,10 +27,11 @@ from paiju.core.errors import ConfigError
 from paiju.core.rng import as_generator
 from paiju.tournament.director import movement
 from paiju.tournament.director.boards import Board, deal_key, make_boards, select_at_random, select_by_dih
-from paiju.tournament.director.comparison import totals_before
 from paiju.tournament.director.formats import TABLE_SIZE, EventFormat
 from paiju.tournament.director.pairing import DEFAULT_BUDGET, Entrant, pair_key, solve
+from paiju.tournament.director.pins import issue_pins
 from paiju.tournament.director.players import next_unpaired_round
+from paiju.tournament.director.standings import totals_before
 from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat
 
 Method = Literal["random", "rating", "swiss"]
@@ -263,7 +264,8 @@ def round_boards(store: EventStore, round_no: int) -> list[Board]:
 
 
 def release(store: EventStore, round_no: int, who: str) -> RoundInfo:
-    """Make the round's boards public: listings show their hands from now on."""
+    """Make the round's boards public (listings show their hands from now on), open it for
+    score entry, and issue each table its PIN (:mod:`paiju.tournament.director.pins`)."""
     info = store.round(round_no)
     if not store.boards(round_no):
         raise ConfigError(f"round {round_no} has no boards yet (paiju tournament boards --select ...)")
@@ -271,6 +273,7 @@ def release(store: EventStore, round_no: int, who: str) -> RoundInfo:
         raise ConfigError(f"round {round_no} was released at {info.released_at}")
     with store.transaction(who, f"release round {round_no}") as tx:
         tx.update("rounds", {"number": round_no}, {"released_at": tx.at})
+        issue_pins(tx, store, round_no)
     return store.round(round_no)
 
 

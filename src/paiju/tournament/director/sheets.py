@@ -9,7 +9,10 @@ with a print stylesheet (A4, one board or one table's slips per page, no screen 
 * ``pairings.html`` (for the hall): the tables with their players and each player's hand on
   each board, the byes, and the same list by name.
 * ``slips.html`` (for the tables): a slip per table and board naming the board's check code
-  and who holds which hand, with boxes for the result and the three players' initials.
+  and who holds which hand, with boxes for the result and the three players' initials, and
+  the table's PIN for entering results at the table once the round is released (the PINs
+  are issued then: print the slips after ``paiju tournament release``). The PIN is on the
+  slips only, never on the pairing list that hangs in the hall.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ class RoundPapers:
     byes: list[int]
     stages: list[Stage]
     boards: list[Board]
+    pins: dict[int, str]
+    """Table -> its PIN (empty before the round is released)."""
 
     @classmethod
     def load(cls, store: EventStore, round_no: int) -> RoundPapers:
@@ -83,6 +88,7 @@ class RoundPapers:
             byes=[p for _, p in store.byes(round_no)],
             stages=store.movement(round_no),
             boards=boards,
+            pins=store.pins(round_no),
         )
 
     @property
@@ -244,7 +250,17 @@ def _slip(papers: RoundPapers, st: Stage, check: str) -> str:
         f'<p>The board\'s check must read <span class="check">{check}</span>; '
         f"if it does not, call the director.</p>\n<table>\n{holders}</table>\n"
         f"<p>{landlord} · Doublings: {BOX} · Bombs and rockets: {BOX} · Spring / anti-spring: {BOX}</p>\n"
-        f"<p>Landlord won / lost: {BOX} · Landlord's score: {BOX}</p>\n</div>\n"
+        f"<p>Landlord won / lost: {BOX} · Landlord's score: {BOX}</p>\n{_pin(papers, st.table_no)}</div>\n"
+    )
+
+
+def _pin(papers: RoundPapers, table_no: int) -> str:
+    pin = papers.pins.get(table_no)
+    if pin is None:
+        return '<p class="note">Table PIN: issued when the round is released.</p>\n'
+    return (
+        f'<p>Table PIN <span class="check pin">{pin}</span>: enter and confirm this table\'s '
+        "results with your player id and this PIN. Keep it at the table.</p>\n"
     )
 
 

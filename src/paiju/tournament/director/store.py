@@ -10,10 +10,11 @@ killed mid-write leaves the file as it was at the last commit (SQLite's journal;
 = FULL`` keeps a commit even across a power cut). A new event is built under a temporary name
 and moved into place once committed, so a process killed while creating it leaves no event file.
 
-The schema has a version (``PRAGMA user_version`` and the ``meta`` table); a file of another
+The schema has a version (``PRAGMA user_version`` and the ``meta`` table); a file of a newer
 version, or a file that is no event, is refused with a :class:`CorruptRecordError` naming it.
-The tables for score entry, adjustments and standings (``results``, ``adjustments``) are
-part of version 1, so later commands add rows, not migrations.
+A file of an older version is upgraded when it is opened, in one transaction logged in the
+audit log (version 2 added the tables' PINs, ``pins``). The tables for score entry and the
+director's adjustments (``results``, ``adjustments``) are part of version 1.
 """
 
 from __future__ import annotations
@@ -30,11 +31,19 @@ from typing import Any, Final
 from paiju.core.errors import ConfigError, CorruptRecordError, NotFoundError
 from paiju.tournament.director.formats import EventFormat
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 BUSY_TIMEOUT_MS: Final = 10_000
 """How long a writer waits for another process's write transaction before giving up."""
 
-_SCHEMA: Final = """
+_PINS_TABLE: Final = """CREATE TABLE pins (
+    round INTEGER NOT NULL REFERENCES rounds(number),
+    table_no INTEGER NOT NULL CHECK (table_no >= 1),
+    pin TEXT NOT NULL,
+    PRIMARY KEY (round, table_no)
+)"""
+"""Version 2: each table's PIN for a released round (score entry at the table)."""
+
+_SCHEMA: Final = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE event (
     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -131,6 +140,7 @@ CREATE TABLE audit (
     before TEXT,
     after TEXT
 );
+{_PINS_TABLE};
 """
 
 _KEYS: Final[dict[str, tuple[str, ...]]] = {
@@ -143,8 +153,15 @@ _KEYS: Final[dict[str, tuple[str, ...]]] = {
     "boards": ("number",),
     "results": ("round", "table_no", "board"),
     "adjustments": ("id",),
+    "pins": ("round", "table_no"),
 }
 """Each audited table's key columns: what the audit log's ``key`` names."""
+
+_UPGRADES: Final[dict[int, tuple[str, ...]]] = {
+    1: (_PINS_TABLE,),
+}
+"""What turns a file of version v into version v + 1: tables added, never a row changed, so an
+upgraded file reads exactly as one created at the new version (the tests compare them)."""
 
 
 def now() -> str:
@@ -381,7 +398,7 @@ class EventStore:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if "event" not in tables or version == 0:
                 raise CorruptRecordError(f"{p} is not a paiju event file (no event in it)")
-            if version != SCHEMA_VERSION:
+            if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and version not in _UPGRADES):
                 raise CorruptRecordError(
                     f"{p}: event schema version {version}; this paiju reads version {SCHEMA_VERSION}"
                 )
@@ -392,6 +409,14 @@ class EventStore:
         except CorruptRecordError:
             conn.close()
             raise
+        if version < SCHEMA_VERSION:
+            try:
+                _upgrade(conn)
+            except sqlite3.DatabaseError as err:  # a read-only copy, another writer too long
+                conn.close()
+                raise ConfigError(
+                    f"{p}: cannot upgrade the event file from schema version {version} ({err})"
+                ) from None
         return cls(p, conn)
 
     def close(self) -> None:
@@ -492,6 +517,11 @@ class EventStore:
         """The director's adjustments (rows of ``adjustments``), in the order made."""
         return [dict(r) for r in self._rows("SELECT * FROM adjustments ORDER BY id")]
 
+    def pins(self, round_no: int) -> dict[int, str]:
+        """Table number -> the table's PIN for round ``round_no`` (none before its release)."""
+        rows = self._rows("SELECT table_no, pin FROM pins WHERE round = ? ORDER BY table_no", (round_no,))
+        return {r["table_no"]: r["pin"] for r in rows}
+
     def audit_log(self) -> list[AuditEntry]:
         return [
             AuditEntry(
@@ -538,6 +568,39 @@ def _setup(conn: sqlite3.Connection, path: Path) -> None:
     except sqlite3.DatabaseError as err:
         conn.close()
         raise CorruptRecordError(f"{path} is not a paiju event file ({err})") from None
+
+
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Bring an older event file to :data:`SCHEMA_VERSION`, in one transaction with its audit
+    row (two processes opening the same old file at once: the second finds it done)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        start = version
+        while version < SCHEMA_VERSION:
+            for statement in _UPGRADES[version]:
+                conn.execute(statement)
+            version += 1
+        if version != start:
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+            conn.execute(
+                "INSERT INTO audit (at, who, action, entity, key, before, after) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    now(),
+                    "paiju",
+                    f"upgrade the event file from schema version {start} to {version}",
+                    "meta",
+                    "key=schema_version",
+                    _json({"schema_version": str(start)}),
+                    _json({"schema_version": str(version)}),
+                ),
+            )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _holders(text: str) -> tuple[int, int, int]:
