@@ -29,7 +29,7 @@ def _match(game: YuxiGame, hero: str, villain: str, games: int, seed: int) -> fl
 
 
 def test_registry_specs_are_validated() -> None:
-    assert REGISTRY.names() == ["az", "greedy", "mcts", "random"]
+    assert REGISTRY.names() == ["az", "az-policy", "greedy", "mcts", "random"]
     agent = REGISTRY.make("mcts:simulations=10", seed=1)
     assert "simulations=10" in agent.name
     with pytest.raises(ConfigError, match="unknown parameter 'depth'"):

@@ -7,7 +7,9 @@
   with random playouts or the heuristic leaf value;
 * ``az:model=PATH,simulations=N,c=C,batch=B``: AlphaZero, network-guided PUCT from a checkpoint
   (:mod:`paiju.yuxi.agents.az`; without ``model`` the shipped model of the room's board,
-  docs/alphazero.md).
+  docs/alphazero.md);
+* ``az-policy:model=PATH,temperature=T``: the same network alone, no search (the talk's online
+  AI): its policy picks the plays, its value head the swap.
 """
 
 from __future__ import annotations
@@ -60,6 +62,26 @@ REGISTRY.register(
     limits={"simulations": (1, 20000), "c": (0.0, 100.0), "batch": (1, 256), "mix": (0.0, 1.0)},
     file_params=("model",),
 )
+
+
+def _az_policy(seed: SeedLike = None, **params: Any) -> Agent:
+    """The AlphaZero network without search; torch is imported only when one is built."""
+    from paiju.yuxi.agents.az import YuxiPolicyAgent
+
+    return YuxiPolicyAgent(seed, **params)
+
+
+REGISTRY.register(
+    "az-policy",
+    _az_policy,
+    {"model": "", "temperature": 0.0},
+    "the AlphaZero network alone, no search (the talk's online AI): its policy picks each play "
+    "(temperature 0: the most probable move; > 0: drawn from the priors raised to 1/temperature), "
+    "its value head the swap (model as for az)",
+    limits={"temperature": (0.0, 100.0)},
+    file_params=("model",),
+)
+
 
 def check_specs(
     specs: Iterable[str], boards: Iterable[str], cards_file: str | None = None, decks_file: str | None = None
