@@ -16,8 +16,9 @@ from director_helpers import MakeEvent
 
 from paiju.core.errors import ConfigError, CorruptRecordError, NotFoundError
 from paiju.tournament.director.formats import EventFormat
+from paiju.tournament.director.pins import round_pins
 from paiju.tournament.director.players import Entry, add_late_entry, withdraw
-from paiju.tournament.director.rounds import pair_round
+from paiju.tournament.director.rounds import choose_boards, pair_round, release
 from paiju.tournament.director.store import SCHEMA_VERSION, EventStore
 
 
@@ -211,3 +212,38 @@ def test_a_process_killed_while_creating_leaves_no_event_file(tmp_path: Path) ->
     with EventStore.create(path, "again", EventFormat(), "desk", rows) as store:
         assert len(store.players()) == 6 and store.integrity_problems() == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.db"]
+
+
+def _as_version_1(path: Path) -> None:
+    """Turn an event file back into schema version 1 (before the tables' PINs)."""
+    with sqlite3.connect(path) as raw:
+        raw.execute("DROP TABLE pins")
+        raw.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        raw.execute("PRAGMA user_version = 1")
+
+
+def test_a_version_1_file_is_upgraded_once_in_one_logged_transaction(make_event: MakeEvent) -> None:
+    store = make_event(players=6, boards_per_round=1)
+    pair_round(store, 1, 1, "desk")
+    choose_boards(store, 1, 1, "desk", select="random", pool=None)
+    release(store, 1, "desk")
+    path, log = store.path, store.audit_log()
+    store.close()
+    _as_version_1(path)
+    with EventStore.open(path) as upgraded:
+        assert upgraded.audit_log()[: len(log)] == log
+        (entry,) = upgraded.audit_log()[len(log) :]
+        assert (entry.who, entry.action) == ("paiju", "upgrade the event file from schema version 1 to 2")
+        assert upgraded.pins(1) == {}  # released before PINs existed: issued on demand
+        pins = round_pins(upgraded, 1, "desk")
+        assert set(pins) == {1, 2} and upgraded.pins(1) == pins
+    with EventStore.open(path) as again:  # upgraded once; the PINs issued once, a row per table
+        assert [e.action for e in again.audit_log()[len(log) :]] == [
+            "upgrade the event file from schema version 1 to 2",
+            "issue the PINs of round 1",
+            "issue the PINs of round 1",
+        ]
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

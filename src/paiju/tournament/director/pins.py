@@ -37,6 +37,21 @@ def issue_pins(tx: Writer, store: EventStore, round_no: int) -> dict[int, str]:
     return pins
 
 
+def round_pins(store: EventStore, round_no: int, who: str) -> dict[int, str]:
+    """Table -> PIN of a released round, issuing any a table lacks (a round released by a
+    paiju before PINs existed) in one transaction."""
+    info = store.round(round_no)
+    if info.released_at is None:
+        raise EntryError(
+            f"round {round_no} is not released yet; its PINs are issued when it is", field="round"
+        )
+    pins = store.pins(round_no)
+    if len(pins) < len({s.table_no for s in store.seats(round_no)}):
+        with store.transaction(who, f"issue the PINs of round {round_no}") as tx:
+            pins = issue_pins(tx, store, round_no)
+    return pins
+
+
 def check_pin(store: EventStore, round_no: int, table_no: int, pin: str) -> None:
     """Refuse ``pin`` unless it is table ``table_no``'s PIN for round ``round_no``."""
     expected = store.pins(round_no).get(table_no)
