@@ -15,7 +15,7 @@ import torch
 
 import paiju.algorithms.mcts as mcts
 from paiju.algorithms.alphazero import AZNet, NetConfig, NetworkEvaluator
-from paiju.algorithms.alphazero.checkpoint import save_checkpoint
+from paiju.algorithms.alphazero.checkpoint import load_checkpoint, save_checkpoint
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
 from paiju.yuxi.agents import REGISTRY
@@ -24,6 +24,7 @@ from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.encoding import EncoderSpec, YuxiEncoder, YuxiEncoderBase
 from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
 from paiju.yuxi.phases import PH_SWAP
+from paiju.yuxi.rooms import YuxiRooms
 
 SMALL = {
     "channels": 8, "blocks": 1, "vector_hidden": 32, "hidden": 64, "second_hidden": 16, "value_hidden": 16
@@ -182,3 +183,26 @@ def test_the_shipped_models_play_in_the_fast_mode(no_search: None) -> None:
         agents = [REGISTRY.make("az-policy", seed=0), REGISTRY.make("greedy", seed=0)]
         played = play_game(game, agents, seed=2)
         assert played.state.is_terminal()
+
+
+def test_a_model_trained_on_the_attribute_encoder_names_it_and_both_agents_play_it(tmp_path: Path) -> None:
+    """Rooms on version 2 train through the game-agnostic trainer unchanged; the model's
+    metadata carries the encoder (from the rooms' description), and the agents read it."""
+    # the trainer is imported here: the rest of this file does not need it
+    from paiju.algorithms.alphazero.selfplay import SearchSettings
+    from paiju.algorithms.alphazero.train import TrainConfig, train
+
+    rooms = YuxiRooms(boards=("3x3",), encoder=EncoderSpec(2))
+    config = TrainConfig(seed=1, iterations=1, games_per_iteration=2, channels=4, blocks=1, hidden=16,
+                         search=SearchSettings(simulations=4, batch=2), steps_per_iteration=2, batch_size=8,
+                         window=1)
+    train(config, rooms, tmp_path / "run", game_id={"game": "yuxi", **rooms.describe()})
+    model = tmp_path / "run" / "model.pt"
+    net, meta = load_checkpoint(model)
+    assert meta["encoder"] == {"version": 2, "card_ids": False}
+    assert net.config.plane_shape[0] == rooms(0)[1].plane_shape[0] > 400
+    game = YuxiGame(YuxiConfig(board="3x3"))
+    agents = (YuxiPolicyAgent(seed=0, model=str(model)), YuxiAZAgent(seed=0, model=str(model), simulations=4))
+    for agent in agents:
+        agent.check_game(game)
+        assert play_game(game, [agent, REGISTRY.make("greedy", seed=0)], seed=4).state.is_terminal()
