@@ -36,7 +36,8 @@ GROUPS: dict[str, tuple[str, str]] = {
     ),
     "dih": ("paiju.cli.dih", "Deal selection for Dou Dizhu tournaments (DIH)."),
     "tournament": (
-        "paiju.cli.tournament", "Run a duplicate Dou Dizhu event: players, pairings, boards, sheets."
+        "paiju.cli.tournament",
+        "Run a duplicate Dou Dizhu event: players, pairings, boards, sheets, results, standings.",
     ),
     "records": ("paiju.cli.records", "Game records: list, show, replay, import, export."),
     "botzone": ("paiju.cli.botzone", "Botzone Dou Dizhu bots: play the protocol, judge bots locally."),

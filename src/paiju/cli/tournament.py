@@ -7,34 +7,21 @@ change is one transaction and is kept in the event's audit log (``paiju tourname
 
 from __future__ import annotations
 
-import getpass
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.table import Table
 
 from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
+from paiju.cli.tournament_options import ByOpt, EventArg, JsonOpt, RoundOpt, changed_by, choice, open_event
+from paiju.cli.tournament_results import COMMANDS as RESULT_COMMANDS
 from paiju.cli.validate import LimitsHelpCommand, input_file, output_file, parquet_input
-from paiju.tournament.director.formats import MAX_ROUNDS
-
-if TYPE_CHECKING:  # the store (sqlite3) is imported when a command runs, not for --help
-    from paiju.tournament.director.store import EventStore
 
 app = typer.Typer(no_args_is_help=True)
 
 MAX_MIN_PLAYS = 1_000_000
-
-EventArg = Annotated[Path, typer.Argument(parser=input_file, help="The event file.", show_default=False)]
-RoundOpt = Annotated[int, typer.Option("--round", "-r", min=1, max=MAX_ROUNDS, help="The round.")]
-ByOpt = Annotated[
-    str | None,
-    typer.Option("--by", help="Who makes the change, for the audit log (default: the login name)."),
-]
-JsonOpt = Annotated[bool, opt.json_flag("Print one JSON object instead of text.")]
-
 
 METHODS: dict[str, Literal["random", "rating", "swiss"]] = {
     "random": "random",
@@ -42,30 +29,6 @@ METHODS: dict[str, Literal["random", "rating", "swiss"]] = {
     "swiss": "swiss",
 }
 SELECTIONS: dict[str, Literal["dih", "random"]] = {"dih": "dih", "random": "random"}
-T = TypeVar("T")
-
-
-def _choice(option: str, value: str, choices: Mapping[str, T]) -> T:
-    from paiju.core.errors import ConfigError
-
-    if value not in choices:
-        raise ConfigError(f"{option} {value!r}: choose one of {', '.join(choices)}")
-    return choices[value]
-
-
-def _who(by: str | None) -> str:
-    if by is not None:
-        return by
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no login name (a container without a passwd entry)
-        return "director"
-
-
-def _open(event: Path) -> EventStore:
-    from paiju.tournament.director.store import EventStore
-
-    return EventStore.open(event)
 
 
 @app.command("new", cls=LimitsHelpCommand)
@@ -97,7 +60,7 @@ def new(
     chosen = EventFormat.from_items(fmt)
     check_format(chosen, entries)
     title = name if name is not None else event.stem
-    with EventStore.create(event, title, chosen, _who(by), [e.row() for e in entries]) as store:
+    with EventStore.create(event, title, chosen, changed_by(by), [e.row() for e in entries]) as store:
         info = store.event()
         count = len(store.players())
     if as_json:
@@ -128,11 +91,11 @@ def players(
 
     if add is not None and withdraw is not None:
         raise ConfigError("give --add or --withdraw, not both")
-    with _open(event) as store:
+    with open_event(event) as store:
         if add is not None:
-            field.add_late_entry(store, field.parse_entry(add), _who(by))
+            field.add_late_entry(store, field.parse_entry(add), changed_by(by))
         if withdraw is not None:
-            field.withdraw(store, withdraw, _who(by))
+            field.withdraw(store, withdraw, changed_by(by))
         listed = store.players()
     if as_json:
         print_json(
@@ -178,9 +141,9 @@ def pair(
     """Pair the next round into tables of three and plan its movement."""
     from paiju.tournament.director.rounds import pair_round
 
-    chosen = None if method is None else _choice("--method", method, METHODS)
-    with _open(event) as store:
-        result = pair_round(store, round_no, seed, _who(by), method=chosen)
+    chosen = None if method is None else choice("--method", method, METHODS)
+    with open_event(event) as store:
+        result = pair_round(store, round_no, seed, changed_by(by), method=chosen)
         names = {p.id: p.name for p in store.players()}
     tables: dict[int, list[str]] = {}
     for seat in result.seats:
@@ -244,11 +207,11 @@ def boards(
     """Choose a round's boards (DIH or random), or list them: cards only once released."""
     from paiju.tournament.director.rounds import choose_boards, round_boards
 
-    how = None if select is None else _choice("--select", select, SELECTIONS)
-    with _open(event) as store:
+    how = None if select is None else choice("--select", select, SELECTIONS)
+    with open_event(event) as store:
         if how is not None:
             choose_boards(
-                store, round_no, seed, _who(by), select=how, pool=pool, dists=dists, min_plays=min_plays
+                store, round_no, seed, changed_by(by), select=how, pool=pool, dists=dists, min_plays=min_plays
             )
         info = store.round(round_no)
         chosen = round_boards(store, round_no)
@@ -293,8 +256,8 @@ def release(event: EventArg, round_no: RoundOpt, by: ByOpt = None, as_json: Json
     """Release a round: its boards' cards show in listings from now on."""
     from paiju.tournament.director.rounds import release as release_round
 
-    with _open(event) as store:
-        info = release_round(store, round_no, _who(by))
+    with open_event(event) as store:
+        info = release_round(store, round_no, changed_by(by))
     if as_json:
         print_json({"round": round_no, "released_at": info.released_at})
         return
@@ -311,7 +274,7 @@ def sheets(
     """Write a round's hand records, pairing lists and score slips (HTML, printable)."""
     from paiju.tournament.director.sheets import write_round_sheets
 
-    with _open(event) as store:
+    with open_event(event) as store:
         written = write_round_sheets(store, round_no, out)
     if as_json:
         print_json({"round": round_no, "files": [str(p) for p in written]})
@@ -323,7 +286,7 @@ def sheets(
 @app.command("log", cls=LimitsHelpCommand)
 def log(event: EventArg, as_json: JsonOpt = False) -> None:
     """The event's audit log: every change, who made it and when, with the rows before and after."""
-    with _open(event) as store:
+    with open_event(event) as store:
         entries = store.audit_log()
     if as_json:
         print_json({"audit": [e.__dict__ for e in entries]})
@@ -335,3 +298,8 @@ def log(event: EventArg, as_json: JsonOpt = False) -> None:
         kind = "added" if e.before is None else "removed" if e.after is None else "changed"
         table.add_row(e.at, e.who, e.action, f"{e.entity} {e.key} {kind}")
     console.print(table)
+
+
+# score entry, adjustments and standings (issue 48 items 4 and 5): paiju.cli.tournament_results
+for _name, _command in RESULT_COMMANDS.items():
+    app.command(_name, cls=LimitsHelpCommand)(_command)
