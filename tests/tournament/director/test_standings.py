@@ -31,6 +31,7 @@ from director_helpers import MakeEvent, holders_of, six_player_event, tables_of
 
 from paiju.core.errors import ConfigError
 from paiju.tournament.director.entry import ResultLine, confirm_result, enter_results
+from paiju.tournament.director.players import Entry, add_late_entry, withdraw
 from paiju.tournament.director.rounds import choose_boards, pair_round, release
 from paiju.tournament.director.standings import compute_standings, totals_before
 from paiju.tournament.director.store import EventStore
@@ -197,3 +198,16 @@ def test_a_bye_scores_the_players_own_average(make_event: MakeEvent) -> None:
     row = next(r for r in compute_standings(store).rows if r.player.id == bye)
     # the bye of round 1 (one board a round) scores its own average per board played: 2
     assert (row.boards, row.board_points, row.bye_points, row.total) == (1, 2.0, 2.0, 4.0)
+
+
+def test_who_is_ranked_after_withdrawals_and_late_entries(make_event: MakeEvent) -> None:
+    store = make_event(players=7, boards_per_round=1, rounds=3, first_round="rating")
+    withdraw(store, "07", "desk")  # before round 1: never plays, never ranked
+    pair_round(store, 1, 1, "desk")
+    choose_boards(store, 1, 1, "desk", select="random", pool=None)
+    release(store, 1, "desk")
+    enter_results(store, 1, [ResultLine(2, 1, 1, True), ResultLine(3, 2, 1, False)], "desk")
+    withdraw(store, "01", "desk")  # after round 1: keeps what it scored
+    add_late_entry(store, Entry("L", "Late"), "desk")  # from round 2: not ranked after round 1
+    ranked = {r.player.code for r in compute_standings(store).rows}
+    assert ranked == {"01", "02", "03", "04", "05", "06"}

@@ -297,7 +297,9 @@ def compute_standings(store: EventStore, after_round: int | None = None) -> Stan
     done = adjustments(store)
     sheets = [s for r in range(1, upto + 1) for s in round_sheets(store, r, done)]
     tally = _tally(store, upto, sheets)
-    ranked = [p for p in players.values() if p.entered_round <= upto]
+    # everyone who has played by then (a withdrawn player keeps what they scored; one who
+    # withdrew before their first round never played)
+    ranked = [p for p in players.values() if p.entered_round <= upto and p.plays_in(p.entered_round)]
     byes = _bye_points(fmt, store, upto, sheets, tally)
     penalties: dict[int, float] = defaultdict(float)
     for a in done:
