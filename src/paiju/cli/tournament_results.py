@@ -291,16 +291,18 @@ def adjust(
             adj.cancel_adjustment(store, need(adjustment, "--id"), who, reason)
         listed = adj.adjustments(store)
         codes = {p.id: p.code for p in store.players()}
+
+    def code(a: adj.Adjustment) -> str:
+        return "" if a.player_id is None else codes[a.player_id]
+
     if as_json:
-        print_json({"adjustments": [{**a.as_dict(), "player": codes.get(a.player_id or 0)} for a in listed]})
+        print_json({"adjustments": [{**a.as_dict(), "player": code(a) or None} for a in listed]})
         return
     table = Table(title=f"{len(listed)} adjustments")
     for col in ("id", "what", "player", "reason", "by", "when"):
         table.add_column(col)
     for a in listed:
-        table.add_row(
-            str(a.id), a.description, codes.get(a.player_id or 0, ""), a.reason, a.made_by, a.made_at
-        )
+        table.add_row(str(a.id), a.description, code(a), a.reason, a.made_by, a.made_at)
     console.print(table)
 
 
@@ -323,7 +325,7 @@ def _standings_table(standings: Standings) -> Table:
     )
     for col, justify in columns:
         table.add_column(col, justify=justify)
-    tied = {r.place for r in standings.rows if sum(q.place == r.place for q in standings.rows) > 1}
+    tied = standings.shared_places()
     for r in standings.rows:
         table.add_row(
             str(r.rank),

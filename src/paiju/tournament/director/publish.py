@@ -122,9 +122,9 @@ def hall_page(standings: Standings, *, refresh: int = 0, sheets: bool = True) ->
         waiting.append(f"{standings.pending} result(s) awaiting confirmation")
     if standings.missing:
         waiting.append(f"{standings.missing} result(s) still to come")
+    shared = standings.shared_places()
     rows = "".join(
-        f"<tr><td class='num'>{r.rank}</td><td class='num'>{r.place}"
-        f"{'=' if sum(q.place == r.place for q in standings.rows) > 1 else ''}</td>"
+        f"<tr><td class='num'>{r.rank}</td><td class='num'>{r.place}{'=' if r.place in shared else ''}</td>"
         f"<td>{_e(r.player.name)}</td><td>{_e(r.player.club)}</td><td class='num'>{_num(r.total)}</td>"
         f"<td class='num'>{r.boards}</td><td>{r.decided_by or ''}</td></tr>\n"
         for r in standings.rows

@@ -26,7 +26,7 @@ without a tie-break (``docs/dih.md`` §1).
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -119,6 +119,11 @@ class Standings:
 
     def totals(self) -> dict[int, float]:
         return {row.player.id: row.total for row in self.rows}
+
+    def shared_places(self) -> set[int]:
+        """The places more than one player holds (printed ``2=``)."""
+        held = Counter(row.place for row in self.rows)
+        return {place for place, count in held.items() if count > 1}
 
     def as_dict(self, *, sheets: bool = True) -> dict[str, Any]:
         """The standings as JSON-ready data (the CLI's ``--json``, the web app's)."""
@@ -405,15 +410,18 @@ def _ranked(
 
     order = sorted(ranked, key=key)
     rows: list[Standing] = []
+    place = 1
     for i, p in enumerate(order):
         decided: TieBreak | None = None
         if i > 0 and totals[order[i - 1].id] == totals[p.id]:
             above = breaks[order[i - 1].id]
             decided = next((tb for tb in fmt.tie_breaks if above[tb] != breaks[p.id][tb]), None)
+        else:
+            place = i + 1  # the first of its total: everyone above scored more
         rows.append(
             Standing(
                 rank=i + 1,
-                place=1 + sum(totals[q.id] > totals[p.id] for q in ranked),
+                place=place,
                 player=p,
                 total=totals[p.id],
                 board_points=round(tally.points[p.id], DIGITS),
