@@ -189,6 +189,7 @@ TRAINERS = {
     "ddz tagger-train": ("paiju.doudizhu.tagger.train:TrainConfig", {"data", "out", "progress"}),
     "az train": ("paiju.algorithms.alphazero.train:TrainConfig", {"search.hidden", "search.mix"}),
     "yuxi train-az": ("paiju.algorithms.alphazero.train:TrainConfig", set()),
+    "az teacher-data": ("paiju.algorithms.alphazero.teacher:TeacherDataConfig", set()),
 }
 
 

@@ -22,6 +22,8 @@ from paiju.cli.config_options import command_line, config_values
 
 TRAIN_CONFIG = "paiju.algorithms.alphazero.train:TrainConfig"
 """The config whose fields are both commands' training options."""
+TEACHER_CONFIG = "paiju.algorithms.alphazero.teacher:TeacherDataConfig"
+"""The config whose fields are the teacher-data command's options."""
 BOARD_GAMES_SKIP = ("search.hidden", "search.mix")
 """Options `paiju az train` leaves out: the board games hide nothing and offer no heuristic."""
 
@@ -43,7 +45,7 @@ def run_training(
     config = TrainConfig(**config_values(ctx))
     train(config, setup, out_dir, resume=resume, backend=Backend(workers=workers, ray=ray), progress=True,
           meta={"command": command_line(ctx)}, game_id=game_id,
-          on_iteration=iteration_report(config.iterations))
+          on_iteration=iteration_report(config.iterations), on_epoch=epoch_report(config.init_epochs))
     return out_dir / "model.pt"
 
 
@@ -55,6 +57,21 @@ def iteration_report(iterations: int) -> Callable[[dict[str, Any]], None]:
             f"iteration {row['iteration'] + 1}/{iterations}: {row['samples']} samples, "
             f"value loss {row['value_loss']:.3f}, policy loss {row['policy_loss']:.3f}, "
             f"self-play {row['selfplay_s']:.0f} s, learning {row['learn_s']:.0f} s"
+        )
+
+    return report
+
+
+def epoch_report(epochs: int) -> Callable[[dict[str, Any]], None]:
+    """The line both commands print after each pass over the teacher data."""
+
+    def report(row: dict[str, Any]) -> None:
+        held = (f", held-out value loss {row['value_loss_held']:.3f}, "
+                f"policy loss {row['policy_loss_held']:.3f}" if "value_loss_held" in row else "")
+        console.print(
+            f"teacher data, pass {row['epoch'] + 1}/{epochs}: {row['samples']} samples, "
+            f"value loss {row['value_loss']:.3f}, policy loss {row['policy_loss']:.3f}{held}, "
+            f"learning {row['learn_s']:.0f} s"
         )
 
     return report

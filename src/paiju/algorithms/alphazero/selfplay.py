@@ -18,6 +18,22 @@ At each decision the agent
 * plays a move drawn from the visit counts for its first ``temperature_moves`` decisions
   of the game, the most visited move afterwards.
 
+Three options change the search and its targets; each is off by default, so a run without
+them plays and stores exactly what it did before they existed:
+
+* **Gumbel root selection** (``gumbel=m``, :mod:`paiju.algorithms.gumbel`): the root
+  considers ``m`` moves by sequential halving; the policy target is the search's improved
+  policy (:attr:`~paiju.algorithms.mcts.SearchResult.improved`) and the move played is the
+  halving's survivor, a sample already, so the Dirichlet noise and the temperature are not
+  used;
+* **playout-cap randomisation** (``full_search_share=p < 1``, KataGo, Wu 2019): a move gets
+  a full search of ``simulations`` with probability ``p`` and its policy becomes a target;
+  otherwise a fast search of ``fast_simulations``, without root noise, whose policy is not
+  stored (a value-only sample: its outcome and root value still count);
+* **rollouts** (``rollouts=R``): the mean return of ``R`` uniform random games from every
+  searched position is stored beside it (the ``rollouts`` value target,
+  :mod:`paiju.algorithms.alphazero.targets`).
+
 Decisions that no policy head covers (yuxi's swap) are decided by the value head over
 their outcomes, as the talk does online, and give a value-only sample.
 
@@ -35,7 +51,7 @@ training resumable and independent of the number of workers.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +60,7 @@ import torch
 
 from paiju.algorithms.alphazero.evaluator import MixedEvaluator, NetworkEvaluator
 from paiju.algorithms.alphazero.net import AZNet, Encoder, NetConfig
-from paiju.algorithms.mcts import MCTS, Evaluator
+from paiju.algorithms.mcts import MAX_CONSIDERED, MCTS, Evaluator, RandomRolloutEvaluator, SearchResult
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action, Game, State, play_game
 from paiju.core.rng import as_generator, derive_seed
@@ -98,6 +114,27 @@ class SearchSettings:
                 "in self-play's search (AlphaGo's mix); 0: the value head alone.", "min": 0.0, "max": 1.0})
     """Weight of the game's heuristic in the leaf values (0: the value head alone); needs a
     setup with ``heuristic(game)``."""
+    gumbel: int = field(default=0, metadata={
+        "help": "Gumbel root selection over this many moves (0: off): the improved policy is the policy "
+                "target and the halving's survivor the move played (no Dirichlet noise, no temperature).",
+        "min": 0, "max": MAX_CONSIDERED})
+    """Moves the root considers with Gumbel root selection (0: off, the visit counts are the
+    target). On, the improved policy is the target and the survivor is played."""
+    full_search_share: float = field(default=1.0, metadata={
+        "help": "Playout-cap randomisation: the share of moves given a full search (--simulations), whose "
+                "policy is a target; the others get a fast search (--fast-simulations), value target only. "
+                "1: every move a full search.", "min": 0.0, "max": 1.0})
+    """Probability that a move gets the full search and becomes a policy target (KataGo's
+    playout-cap randomisation); 1 (the default): every move, as before the option existed."""
+    fast_simulations: int = field(default=16, metadata={
+        "help": "Simulations of a fast search (playout-cap randomisation: when --full-search-share < 1).",
+        "min": 1, "max": 5_000})
+    """Simulations of a fast search (no root noise; its policy is not a target)."""
+    rollouts: int = field(default=0, metadata={
+        "help": "Random rollouts from every searched position, their mean stored for the rollouts value "
+                "target (0: none).", "min": 0, "max": 10_000})
+    """Uniform random games played from every searched position, their mean return kept
+    as the sample's ``rollout_values`` (0: none kept)."""
 
     def __post_init__(self) -> None:
         if self.simulations < 1 or self.batch < 1 or not self.c >= 0:
@@ -116,6 +153,19 @@ class SearchSettings:
             raise ConfigError(f"self-play: hidden={self.hidden!r} must be one of {', '.join(HIDDEN_MODES)}")
         if not 0.0 <= self.mix <= 1.0:
             raise ConfigError(f"self-play: mix={self.mix} must be in [0, 1]")
+        if not 0 <= self.gumbel <= MAX_CONSIDERED or self.rollouts < 0:
+            raise ConfigError(f"self-play: gumbel={self.gumbel} must be in 0..{MAX_CONSIDERED}, "
+                              f"rollouts={self.rollouts} >= 0")
+        if not 0.0 <= self.full_search_share <= 1.0:
+            raise ConfigError(f"self-play: full_search_share={self.full_search_share} must be in [0, 1]")
+        if self.capped and not 1 <= self.fast_simulations <= self.simulations:
+            raise ConfigError(f"self-play: fast_simulations={self.fast_simulations} must be in "
+                              f"1..simulations={self.simulations}")
+
+    @property
+    def capped(self) -> bool:
+        """Whether playout-cap randomisation is on (some moves get a fast search)."""
+        return self.full_search_share < 1.0
 
 
 def heuristic_of(setup: Setup, game: Game, settings: SearchSettings) -> Evaluator | None:
@@ -138,10 +188,12 @@ class SampleArrays:
 
     Sample ``i`` has input ``planes[i]``, ``vector[i]``, value target ``values[i]`` (the
     final returns rotated so index 0 is the encoded seat), the search's root value
-    ``root_values[i]`` in the same order (NaN where there is none: a value-only sample, a
-    sample stored before it was kept, or the other seats of a game that is not two-player
-    constant-sum), and policy entries ``policy_first/second/prob[offsets[i]:offsets[i + 1]]``
-    (none for a value-only sample).
+    ``root_values[i]`` in the same order (NaN where there is none: a sample decided without
+    a search, a sample stored before it was kept, or the other seats of a game that is not
+    two-player constant-sum), the mean return of random rollouts from the position
+    ``rollout_values[i]`` in the same order (NaN where none were played; arrays built
+    without it have none), and policy entries
+    ``policy_first/second/prob[offsets[i]:offsets[i + 1]]`` (none for a value-only sample).
     """
 
     planes: np.ndarray
@@ -152,27 +204,78 @@ class SampleArrays:
     policy_second: np.ndarray
     policy_prob: np.ndarray
     root_values: np.ndarray
+    rollout_values: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
+
+    def __post_init__(self) -> None:
+        if len(self.rollout_values) != len(self.values):  # built without it: none played
+            self.rollout_values = np.full(np.shape(self.values), np.nan, dtype=np.float32)
 
     def __len__(self) -> int:
         return len(self.values)
 
+    def take(self, index: np.ndarray) -> SampleArrays:
+        """The samples ``index`` (in that order), their policy entries with them."""
+        starts, ends = self.offsets[index], self.offsets[index + 1]
+        counts = ends - starts
+        offsets = np.zeros(len(index) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum(counts)
+        entries = np.repeat(starts - offsets[:-1], counts) + np.arange(offsets[-1])
+        return SampleArrays(
+            planes=self.planes[index], vector=self.vector[index], values=self.values[index], offsets=offsets,
+            policy_first=self.policy_first[entries], policy_second=self.policy_second[entries],
+            policy_prob=self.policy_prob[entries], root_values=self.root_values[index],
+            rollout_values=self.rollout_values[index],
+        )
+
 
 @dataclass
 class GameSamples(SampleArrays):
-    """The samples of one self-play game, its final returns and its number of moves."""
+    """The samples of one game, its final returns, its number of moves and the simulations
+    its searches ran."""
 
     returns: list[float] = field(default_factory=list)
     decisions: int = 0
+    simulations: int = 0
 
 
 @dataclass
-class _Decision:
+class Decision:
+    """One stored decision: the input, the seat encoded, the policy target as
+    ``(first, second, probability)`` entries (empty: a value-only sample), what the search
+    found and what rollouts gave."""
+
     planes: np.ndarray
     vector: np.ndarray
     seat: int
     policy: list[tuple[int, int, float]]
     root_value: float | None = None
-    """The search's mean return for ``seat`` at the root (None: no search, a value-only sample)."""
+    """The search's mean return for ``seat`` at the root (None: no search)."""
+    rollout_values: Sequence[float] | None = None
+    """Mean return of every seat (the game's order) over random rollouts (None: none played)."""
+
+
+def policy_target(
+    result: SearchResult, index_of: Mapping[Action, tuple[int, int]]
+) -> list[tuple[int, int, float]]:
+    """A search's policy target as ``(first, second, probability)`` entries of the policy
+    heads: the improved policy under Gumbel root selection, else the visit distribution
+    (moves never visited left out)."""
+    if result.improved:
+        return [(*index_of[a], p) for a, p in result.improved.items()]
+    total = sum(result.visits.values())
+    return [(*index_of[a], n / total) for a, n in result.visits.items() if n]
+
+
+def root_value(result: SearchResult) -> float:
+    """The search's value of its root for the mover: its moves' mean returns weighted by their visits."""
+    total = sum(result.visits.values())
+    return float(sum(n * result.values[a] for a, n in result.visits.items() if n) / total)
+
+
+def rollout_means(state: State, rollouts: int, seed: int) -> list[float]:
+    """Every seat's mean return over ``rollouts`` uniform random games from ``state`` (left
+    unchanged)."""
+    return [float(v) for v in RandomRolloutEvaluator(rollouts=rollouts, seed=seed).evaluate(state)]
 
 
 class NetworkPolicyAgent:
@@ -214,24 +317,37 @@ class SelfPlayAgent:
         opponents = (
             NetworkPolicyAgent(game, evaluator, derive_seed(seed, 1)) if self.sees_true_state else None
         )
-        self.search = MCTS(
-            game,
-            evaluator=evaluator,
+        self.search = self._search(settings.simulations, noise=True, opponents=opponents)
+        self.fast_search = (
+            self._search(settings.fast_simulations, noise=False, opponents=opponents)
+            if settings.capped else None
+        )
+        self._cap_rng = as_generator(derive_seed(seed, 2))  # full or fast: a stream of its own
+        self._rollout_seed = derive_seed(seed, 3)
+        self.decisions: list[Decision] = []
+        self.simulations = 0
+        """Simulations run by this agent's searches so far."""
+        self.name = "az-selfplay"
+
+    def _search(self, simulations: int, *, noise: bool, opponents: NetworkPolicyAgent | None) -> MCTS:
+        s = self.settings
+        return MCTS(
+            self.game,
+            evaluator=self.evaluator,
             rule="puct",
-            c=settings.c,
-            simulations=settings.simulations,
+            c=s.c,
+            simulations=simulations,
             solve=False,
-            dirichlet=(settings.dirichlet_epsilon, settings.dirichlet_alpha)
-            if settings.dirichlet_epsilon
+            dirichlet=(s.dirichlet_epsilon, s.dirichlet_alpha)
+            if s.dirichlet_epsilon and noise and not s.gumbel
             else None,
             reuse_tree=False,
             seed=self._rng,
-            batch_size=settings.batch,
+            batch_size=s.batch,
             determinize=not self.sees_true_state,
             opponent_policy=opponents,
+            gumbel=s.gumbel,
         )
-        self.decisions: list[_Decision] = []
-        self.name = "az-selfplay"
 
     def watch(self, state: State, player: int) -> None:
         """``before_move`` hook: the game's true state (read in the opponent-policy mode)."""
@@ -248,17 +364,25 @@ class SelfPlayAgent:
         seat = self.encoder.perspective(state)
         indices = self.encoder.policy_indices(state, legal_actions)
         if indices is None:  # no head covers it: the value head decides over the outcomes
-            self.decisions.append(_Decision(planes, vector, seat, []))
+            self.decisions.append(Decision(planes, vector, seat, []))
             return self.evaluator.best_by_value(state)
         if len(legal_actions) == 1:
             return legal_actions[0]  # nothing to learn from a forced move
-        result = self.search.search(state)
-        index_of = dict(zip(legal_actions, indices, strict=True))
-        total = sum(result.visits.values())
-        policy = [(*index_of[a], n / total) for a, n in result.visits.items() if n]
-        # the root's value for the mover: its moves' mean returns weighted by their visits
-        root = sum(n * result.values[a] for a, n in result.visits.items() if n) / total
-        self.decisions.append(_Decision(planes, vector, seat, policy, float(root)))
+        search, full = self.search, True
+        if self.fast_search is not None and self._cap_rng.random() >= self.settings.full_search_share:
+            search, full = self.fast_search, False
+        result = search.search(state)
+        self.simulations += result.simulations
+        policy = policy_target(result, dict(zip(legal_actions, indices, strict=True)))
+        rollouts = None
+        if self.settings.rollouts:
+            rollouts = rollout_means(state, self.settings.rollouts, derive_seed(self._rollout_seed,
+                                                                                len(self.decisions)))
+        # a fast search's policy is not a target (KataGo): too few simulations to improve on the prior
+        self.decisions.append(Decision(planes, vector, seat, policy if full else [], root_value(result),
+                                       rollouts))
+        if self.settings.gumbel:
+            return result.action  # the halving's survivor: already a sample
         if len(self.decisions) <= self.settings.temperature_moves:
             moves = [a for a, n in result.visits.items() if n]
             weights = np.array([result.visits[a] for a in moves], dtype=np.float64)
@@ -287,21 +411,24 @@ def play_selfplay_game(
     )
     returns = [float(r) for r in played.state.returns()]
     return samples_of(agent.decisions, returns, game.info.num_players, len(played.actions),
-                      game.info.constant_sum)
+                      game.info.constant_sum, simulations=agent.simulations)
 
 
 def samples_of(
-    decisions: Sequence[_Decision], returns: Sequence[float], num_players: int, moves: int,
-    constant_sum: float | None = None,
+    decisions: Sequence[Decision], returns: Sequence[float], num_players: int, moves: int,
+    constant_sum: float | None = None, *, simulations: int = 0,
 ) -> GameSamples:
     """A game's samples; ``constant_sum`` (two players) gives the other seat's root value."""
     n = num_players
     root_values = np.full((len(decisions), n), np.nan, dtype=np.float32)
+    rollout_values = np.full((len(decisions), n), np.nan, dtype=np.float32)
     for i, d in enumerate(decisions):
         if d.root_value is not None:
             root_values[i, 0] = d.root_value
             if n == 2 and constant_sum is not None:
                 root_values[i, 1] = constant_sum - d.root_value
+        if d.rollout_values is not None:
+            rollout_values[i] = [d.rollout_values[(d.seat + k) % n] for k in range(n)]
     offsets = np.zeros(len(decisions) + 1, dtype=np.int64)
     entries = [e for d in decisions for e in d.policy]
     offsets[1:] = np.cumsum([len(d.policy) for d in decisions])
@@ -315,8 +442,10 @@ def samples_of(
         policy_second=np.array([e[1] for e in entries], dtype=np.int32),
         policy_prob=np.array([e[2] for e in entries], dtype=np.float32),
         root_values=root_values,
+        rollout_values=rollout_values,
         returns=list(returns),
         decisions=moves,
+        simulations=simulations,
     )
 
 

@@ -1,7 +1,12 @@
 """AlphaZero training, CleanRL style: one config dataclass, one loop that reads top to bottom.
 
 Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``, see
-:mod:`paiju.algorithms.alphazero.selfplay`). Each **iteration**:
+:mod:`paiju.algorithms.alphazero.selfplay`). With ``init_data`` (a teacher-data folder,
+:mod:`paiju.algorithms.alphazero.teacher`) the network first learns from a search teacher's
+games, expert iteration's start: ``init_epochs`` passes over them (minibatches drawn from
+``derive_seed(seed, PRETRAIN, epoch)``), the share ``init_held_out`` of their games held out
+and scored after each pass; the model so far is ``snapshots/model-pretrained.pt``. Then each
+**iteration**:
 
 1. *self-play*: ``games_per_iteration`` games of the current network against itself, cut
    into tasks for the project's one runner (:func:`paiju.core.runner.run_tasks`: in this
@@ -10,10 +15,11 @@ Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``,
    depend on where it ran; they are written to ``samples/iter-NNNN.npz`` (atomically);
 2. *learning*: ``steps_per_iteration`` minibatch steps (Adam) on the samples of the last
    ``window`` iterations (the replay buffer), minibatches drawn from
-   ``derive_seed(seed, 1, i)``. Loss = value MSE (every seat's final return, rotated to
-   the encoded seat, mixed with the search's root value by ``root_value_weight``) + policy
-   cross-entropy against the visit distribution (the two-step heads' masked
-   log-probabilities);
+   ``derive_seed(seed, 1, i)``. Loss = value MSE against the value target (every seat's
+   final return, rotated to the encoded seat, by default; ``value_target``,
+   :mod:`paiju.algorithms.alphazero.targets`) + policy cross-entropy against the search's
+   policy (the visit distribution, or the improved policy under Gumbel root selection; the
+   two-step heads' masked log-probabilities);
 3. *checkpoint*: weights, optimiser state and metrics to ``checkpoint.pt`` (atomically), the
    playable model to ``model.pt`` (with the game's metadata, the config and the metrics),
    a snapshot for the ladder every ``snapshot_every`` iterations, a metrics line to
@@ -24,8 +30,9 @@ Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``,
 ``curve.png``; beside them ``samples/`` (each iteration's self-play) and ``snapshots/``.
 
 **Resume**: ``train(..., resume=True)`` reloads the checkpoint (refused if the config, but
-for ``iterations``, or the game differs) and continues with the next
-iteration (reusing its samples file if that iteration's self-play had finished). Since the
+for ``iterations``, or the game differs) and continues with the next pass over the teacher
+data or the next iteration (reusing its samples file if that iteration's self-play had
+finished). Since the
 samples, the minibatches and the network's initialisation are all derived from the seed
 and the iteration, a run stopped and resumed ends with exactly the weights of an
 uninterrupted one (tested), whatever the number of workers.
@@ -35,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -55,14 +62,19 @@ from paiju.algorithms.alphazero.selfplay import (
     selfplay_task,
     weights_bytes,
 )
+from paiju.algorithms.alphazero.targets import ValueTarget, value_targets
+from paiju.algorithms.alphazero.teacher import TeacherData, read_teacher_data, split_by_game
 from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
-from paiju.core.run_folder import RunFolder, identity
+from paiju.core.run_folder import RunFolder, identity, json_data
 from paiju.core.runner import Backend, Progress, run_tasks
 
 CHECKPOINT_FORMAT = "paiju-az-train-1"
 MASKED = -1e9
 """Logit given to illegal entries (not -inf: a row with no legal entry must stay finite)."""
+PRETRAIN = 1_000_000
+"""The ``derive_seed`` key of the pretraining's draws (above every iteration number, so no
+self-play game's seed ``derive_seed(seed, i, g)`` is one of them)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +117,24 @@ class TrainConfig:
         "help": "Weight of the search's root value in the value target, the rest the game's outcome; 0: the "
                 "outcome alone.", "min": 0.0, "max": 1.0})
     """Weight of the search's root value in the value target: ``(1 - w) x`` the final return
-    ``+ w x`` the root value (where a sample has one); 0: the final return alone."""
+    ``+ w x`` the root value (where a sample has one); 0: the final return alone. The
+    ``value_target`` ``mix:(1 - w)``, kept for the runs recorded with it."""
+    value_target: str = field(default="outcome", metadata={
+        "help": "What the value head learns: outcome (the game's result), root (the search's root value), "
+                "rollouts (the mean of the recorded random rollouts) or mix:λ (λ x outcome + (1 - λ) x "
+                "root)."})
+    """The value target (:mod:`paiju.algorithms.alphazero.targets`), for the teacher's games and
+    self-play's alike; ``outcome`` (the default) is AlphaZero's."""
+    init_data: str = field(default="", metadata={
+        "help": "A teacher-data folder (paiju az teacher-data) the network learns from before self-play "
+                "(expert iteration); empty: self-play from a fresh network."})
+    """A finished teacher-data folder to pretrain on (empty: none)."""
+    init_epochs: int = field(default=1, metadata={
+        "help": "Passes over the teacher data (--init-data) before self-play.", "min": 1, "max": 1000})
+    init_held_out: float = field(default=0.1, metadata={
+        "help": "Share of the teacher's games held out of the pretraining and scored after each pass.",
+        "min": 0.0, "max": 0.9})
+    """Share of the teacher data's games kept out of the pretraining, its held-out measure."""
     threads: int = field(default=1, metadata={"help": "Torch threads of the learner."})
     """torch threads of the learner (self-play games always run on one)."""
     snapshot_every: int = field(
@@ -136,6 +165,29 @@ class TrainConfig:
             raise ConfigError(
                 f"AlphaZero training: root_value_weight={self.root_value_weight} must be in [0, 1]"
             )
+        target = ValueTarget.parse(self.value_target)
+        if self.root_value_weight and target.weight:
+            raise ConfigError(
+                f"AlphaZero training: root_value_weight={self.root_value_weight} and value_target="
+                f"{self.value_target} both set the value target; give value_target alone "
+                f"(root_value_weight w is mix:(1 - w))"
+            )
+        if target.reads == "rollouts" and not self.search.rollouts:
+            raise ConfigError(
+                "AlphaZero training: value_target=rollouts needs self-play's rollouts (--rollouts R > 0)"
+            )
+        if self.init_epochs < 1 or not 0 <= self.init_held_out <= 0.9:
+            raise ConfigError(
+                f"AlphaZero training: init_epochs={self.init_epochs} must be >= 1, "
+                f"init_held_out={self.init_held_out} in [0, 0.9]"
+            )
+
+    @property
+    def target(self) -> ValueTarget:
+        """The value target of the samples learned from."""
+        if self.root_value_weight:
+            return ValueTarget.root_weight(self.root_value_weight)
+        return ValueTarget.parse(self.value_target)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -167,12 +219,15 @@ def train(
     meta: dict[str, Any] | None = None,
     game_id: dict[str, Any] | None = None,
     on_iteration: Callable[[dict[str, Any]], None] | None = None,
+    on_epoch: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Train (or resume training) into ``out_dir``; returns the metrics of every iteration.
 
     ``game_id`` (plain data) says what ``setup`` plays (yuxi: the rooms and the card table's
-    hash); it is saved with the checkpoint and a resume with another one is refused. ``meta``
-    (plain data) goes into every model file written, with ``game_id`` (e.g. the command line).
+    hash); it is saved with the checkpoint and a resume with another one is refused (and so
+    is teacher data of another game). ``meta`` (plain data) goes into every model file
+    written, with ``game_id`` (e.g. the command line). ``on_iteration`` and ``on_epoch`` get
+    each iteration's and each pass over the teacher data's metrics once they are saved.
     """
     game_id = dict(game_id or {})
     out = Path(out_dir)
@@ -195,19 +250,64 @@ def train(
     net = AZNet(net_config)
     optimiser = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     metrics: list[dict[str, Any]] = []
+    pretrained: list[dict[str, Any]] = []  # the metrics of each pass over the teacher data
     start = 0
     if resume:
         payload = folder.load_checkpoint(CHECKPOINT_FORMAT, legacy_identity=_legacy_identity)
         net.load_state_dict(payload["net"])
         optimiser.load_state_dict(payload["optimiser"])
         metrics = list(payload["metrics"])
+        pretrained = list(payload.get("pretrain", []))
         start = int(payload["iteration"]) + 1
+    teacher = None
+    if config.init_data and start == 0 and len(pretrained) < config.init_epochs:
+        teacher = teacher_data_for(config, game_id, net_config)  # refused before anything is written
     out.mkdir(parents=True, exist_ok=True)
-    if metrics and not folder.model_file.exists():
+    if (metrics or pretrained) and not folder.model_file.exists():
         # a run folder kept without its model (training/ keeps only the checkpoint): write the
         # last iteration's model first, so a resume with no iteration left still gives it
-        save_checkpoint(folder.model_file, net, _model_meta(config, meta, game_id, metrics[-1]))
+        last = (metrics or pretrained)[-1]
+        save_checkpoint(folder.model_file, net, _model_meta(config, meta, game_id, last))
     folder.write_config(str((meta or {}).get("command", "")))
+
+    def save(iteration: int) -> None:
+        folder.save_checkpoint(
+            CHECKPOINT_FORMAT,
+            {
+                "config": config.to_dict(),
+                "game": game_id,
+                "iteration": iteration,
+                "net": net.state_dict(),
+                "optimiser": optimiser.state_dict(),
+                "metrics": metrics,
+                "pretrain": pretrained,
+            },
+        )
+        folder.write_metrics(pretrained + metrics)  # rewritten whole: a resumed run never repeats a line
+
+    # ---- 0. learning from a search teacher's games (expert iteration's start) --------------------
+    if teacher is not None:
+        learn, held = split_by_game(teacher, config.init_held_out, derive_seed(config.seed, PRETRAIN))
+        learn = value_targets(learn, config.target)
+        for epoch in range(len(pretrained), config.init_epochs):
+            torch.set_num_threads(config.threads)
+            t0 = time.perf_counter()
+            rng = np.random.default_rng(derive_seed(config.seed, PRETRAIN, epoch))
+            losses = learn_epoch(net, optimiser, learn, rng, config.batch_size, config.value_weight)
+            row: dict[str, Any] = {
+                "epoch": epoch, "samples": len(learn), "value_loss": float(np.mean([v for v, _ in losses])),
+                "policy_loss": float(np.mean([p for _, p in losses])),
+                "learn_s": round(time.perf_counter() - t0, 2),
+            }
+            if held is not None:  # against the outcomes, whatever the target, so targets compare
+                row["value_loss_held"], row["policy_loss_held"] = held_out_losses(net, held)
+            pretrained.append(row)
+            save(-1)
+            model_meta = _model_meta(config, meta, game_id, row)
+            save_checkpoint(folder.model_file, net, model_meta)
+            save_checkpoint(out / "snapshots" / "model-pretrained.pt", net, model_meta)
+            if on_epoch is not None:
+                on_epoch(row)
 
     for iteration in range(start, config.iterations):
         # ---- 1. self-play ------------------------------------------------------------------------
@@ -226,7 +326,7 @@ def train(
                 samples_path(out, i)
                 for i in range(max(0, iteration - config.window + 1), iteration + 1)
             ]
-        ), config.root_value_weight)
+        ), config.target)
         # the new games' losses before learning on them: a held-out measure (the training
         # losses below are on samples the net has been fitted to, and flatter the value head);
         # against the final returns, whatever the value target, so runs compare
@@ -250,36 +350,51 @@ def train(
         row = iteration_metrics(iteration, played, samples_file, losses, len(replay), t1 - t0, t2 - t1)
         row["value_loss_new"], row["policy_loss_new"] = fresh
         metrics.append(row)
-        folder.save_checkpoint(
-            CHECKPOINT_FORMAT,
-            {
-                "config": config.to_dict(),
-                "game": game_id,
-                "iteration": iteration,
-                "net": net.state_dict(),
-                "optimiser": optimiser.state_dict(),
-                "metrics": metrics,
-            },
-        )
+        save(iteration)
         model_meta = _model_meta(config, meta, game_id, row)
         save_checkpoint(folder.model_file, net, model_meta)
         if (iteration + 1) % config.snapshot_every == 0:
             save_checkpoint(out / "snapshots" / f"model-iter-{iteration:04d}.pt", net, model_meta)
-        folder.write_metrics(metrics)  # rewritten whole: a resumed run never repeats a line
         folder.plot_curve(CURVE, x="iteration")
         if on_iteration is not None:
             on_iteration(row)
-    folder.write_summary({"game": game_id, "iterations": len(metrics),
-                          "last": metrics[-1] if metrics else None, "model": str(folder.model_file)})
+    summary = {"game": game_id, "iterations": len(metrics), "last": metrics[-1] if metrics else None,
+               "model": str(folder.model_file)}
+    folder.write_summary({**summary, "pretrain": pretrained[-1]} if pretrained else summary)
     return metrics
 
 
 def _model_meta(
     config: TrainConfig, meta: dict[str, Any] | None, game_id: dict[str, Any], row: dict[str, Any]
 ) -> dict[str, Any]:
-    """What a model file of the run carries: ``meta``, the game, the settings, its iteration's metrics."""
-    return {**(meta or {}), **game_id, "train_config": config.to_dict(), "iteration": row["iteration"],
-            "metrics": row}
+    """What a model file of the run carries: ``meta``, the game, the settings, its iteration's
+    metrics (a pretrained model's: iteration -1 and its pass's metrics)."""
+    return {**(meta or {}), **game_id, "train_config": config.to_dict(),
+            "iteration": row.get("iteration", -1), "metrics": row}
+
+
+def teacher_data_for(config: TrainConfig, game_id: dict[str, Any], net_config: NetConfig) -> TeacherData:
+    """The run's teacher data (``config.init_data``), checked against the run: the same game and
+    inputs, and the rollouts its value target reads.
+
+    Raises:
+        ConfigError: not a finished teacher-data folder, or data of another game, input or target.
+    """
+    data = read_teacher_data(config.init_data)
+    theirs = data.summary.get("game", {})
+    if theirs != json_data(game_id):
+        raise ConfigError(
+            f"--init-data {config.init_data}: teacher data of {theirs}, this run trains {game_id}"
+        )
+    shape = (tuple(data.samples.planes.shape[1:]), data.samples.vector.shape[1], data.samples.values.shape[1])
+    wanted = (tuple(net_config.plane_shape), net_config.vector_size, net_config.num_players)
+    if shape != wanted:
+        raise ConfigError(f"--init-data {config.init_data}: inputs (planes, vector, seats) {shape}, "
+                          f"this game's encoder gives {wanted}")
+    if config.target.reads == "rollouts" and not data.summary.get("rollouts"):
+        raise ConfigError(f"--init-data {config.init_data}: value_target=rollouts, and the teacher data "
+                          "has no rollouts (paiju az teacher-data --rollouts R)")
+    return data
 
 
 MAY_CHANGE = ("iterations",)
@@ -348,15 +463,18 @@ def learn_step(
     return float(value_loss.detach()), float(policy_loss.detach())
 
 
-def value_targets(replay: Replay, root_value_weight: float) -> Replay:
-    """``replay`` with its value targets mixed with the root values (see
-    :attr:`TrainConfig.root_value_weight`); unchanged at 0 and where a sample has none."""
-    if not root_value_weight:
-        return replay
-    has = np.isfinite(replay.root_values)
-    mixed = np.where(has, (1 - root_value_weight) * replay.values + root_value_weight * replay.root_values,
-                     replay.values).astype(np.float32)
-    return replace(replay, values=mixed)
+def learn_epoch(
+    net: AZNet, optimiser: torch.optim.Optimizer, samples: Replay, rng: np.random.Generator, batch_size: int,
+    value_weight: float,
+) -> list[tuple[float, float]]:
+    """One pass over ``samples`` in minibatches of ``batch_size`` (the last one smaller), in an
+    order drawn from ``rng``; returns each step's (value loss, policy loss)."""
+    order = rng.permutation(len(samples))
+    net.train()
+    losses = [learn_step(net, optimiser, samples, order[s : s + batch_size], value_weight)
+              for s in range(0, len(order), batch_size)]
+    net.eval()
+    return losses
 
 
 def held_out_losses(net: AZNet, replay: Replay, batch: int = 1024) -> tuple[float, float]:
@@ -420,10 +538,12 @@ def iteration_metrics(
     if played is None:  # the samples were made before an interruption: read their summary back
         with np.load(samples_file) as data:
             returns, decisions, n = data["returns"], data["decisions"], len(data["values"])
+            simulations = int(data["simulations"].sum()) if "simulations" in data.files else None
     else:
         returns = np.array([g.returns for g in played])
         decisions = np.array([g.decisions for g in played])
         n = sum(len(g) for g in played)
+        simulations = sum(g.simulations for g in played)
     return {
         "iteration": iteration,
         "games": len(returns),
@@ -435,11 +555,13 @@ def iteration_metrics(
         "moves_per_game": float(np.mean(decisions)) if len(decisions) else 0.0,
         "selfplay_s": round(selfplay_s, 2),
         "learn_s": round(learn_s, 2),
+        **({} if simulations is None else {"simulations": simulations}),
     }
 
 
 # ---- files ----------------------------------------------------------------------------------------
-_SAMPLE_FIELDS = ("planes", "vector", "values", "policy_first", "policy_second", "policy_prob", "root_values")
+_SAMPLE_FIELDS = ("planes", "vector", "values", "policy_first", "policy_second", "policy_prob", "root_values",
+                  "rollout_values")
 
 
 def save_samples(path: Path, played: list[GameSamples]) -> None:
@@ -456,6 +578,7 @@ def save_samples(path: Path, played: list[GameSamples]) -> None:
     ).astype(np.int64)
     arrays["returns"] = np.array([g.returns for g in played], dtype=np.float32)
     arrays["decisions"] = np.array([g.decisions for g in played], dtype=np.int64)
+    arrays["simulations"] = np.array([g.simulations for g in played], dtype=np.int64)
     tmp = path.with_name(f".tmp-{path.name}")
     with tmp.open("wb") as f:
         np.savez_compressed(f, allow_pickle=False, **arrays)
@@ -472,8 +595,9 @@ def load_replay(paths: list[Path]) -> Replay:
     for path in paths:
         with np.load(path) as data:
             part = {name: data[name] for name in (*_SAMPLE_FIELDS, "offsets") if name in data}
-        # samples stored before root values were kept have none (NaN: the outcome alone)
-        part.setdefault("root_values", np.full(np.shape(part["values"]), np.nan, dtype=np.float32))
+        # samples stored before root values or rollouts were kept have none (NaN: the outcome alone)
+        for name in ("root_values", "rollout_values"):
+            part.setdefault(name, np.full(np.shape(part["values"]), np.nan, dtype=np.float32))
         parts.append(part)
     parts = [p for p in parts if len(p["values"])]
     if not parts:
