@@ -21,6 +21,19 @@ A value head that overfits its window shows a ``window`` loss well under ``new``
 out: the held-out value MSE as a function of the passes over the data. For scale it also
 fits, by least squares on the same samples, a linear value of each input plane's sum over
 the board and the vector (``linear``), scored on the same held-out games.
+
+``--teacher-data DATA -g GAME --targets outcome,root,rollouts,mix:0.5``: which value target
+generalises (issue 46 item 2). A teacher-data folder (``paiju az teacher-data``) is split by
+game (``--held-out`` of its games, never single positions: a game's positions share its
+outcome); for each target the same fresh network (the trainer's size, ``--size`` overrides;
+seeded alike) learns from the other games for ``--epochs`` passes in the same minibatch order
+(the trainer's pretraining, :func:`paiju.algorithms.alphazero.train.learn_epoch`), and is scored
+after each pass on the held-out games' **outcomes**, whatever it learned from: value MSE over
+the seats, as ``value_loss_held``. Beside them, for scale: predicting a draw (0), the linear fit
+on the outcomes, and the teacher's own root values and rollout means read as predictions. 95%
+intervals by bootstrap over the held-out games (``--bootstrap`` resamples; the same resamples
+for every row, so the differences to ``outcome`` are paired). Results:
+``docs/results/az-targets.md``.
 """
 
 from __future__ import annotations
@@ -38,6 +51,9 @@ import torch
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
 from paiju.algorithms.alphazero.train import held_out_losses, load_replay, samples_path, value_targets
 from paiju.core.run_folder import read_config
+
+TARGETS = "outcome,root,rollouts,mix:0.5"
+"""The targets ``--teacher-data`` compares by default."""
 
 
 def value_fit(run: Path) -> list[dict[str, Any]]:
@@ -65,13 +81,7 @@ def value_fit(run: Path) -> list[dict[str, Any]]:
 def linear_fit(train: Any, held: Any) -> float:
     """Held-out value MSE of a least-squares fit on the plane sums and the vector (clipped to
     the returns' range [-1, 1])."""
-    def features(r: Any) -> np.ndarray:
-        sums = r.planes.astype(np.float32).sum(axis=(2, 3))
-        return np.concatenate([np.ones((len(r), 1)), sums, r.vector.astype(np.float32)], axis=1)
-
-    x, y = features(train), train.values[:, 0].astype(np.float64)
-    w, *_ = np.linalg.lstsq(x, y, rcond=None)
-    pred = np.clip(features(held) @ w, -1, 1)
+    pred = np.clip(_linear_prediction(train, held), -1, 1)
     return float(np.mean((pred - held.values[:, 0]) ** 2))
 
 
@@ -117,9 +127,123 @@ def refit(run: Path, train_iters: int, held_iters: int, steps: int, seed: int,
     return rows
 
 
+def _errors(pred: np.ndarray, outcome: np.ndarray) -> np.ndarray:
+    """Each sample's squared error against its outcome, averaged over the seats."""
+    return np.asarray(np.mean((np.asarray(pred, dtype=np.float64) - outcome) ** 2, axis=1))
+
+
+def _net_values(net: Any, samples: Any, batch: int = 4096) -> np.ndarray:
+    with torch.no_grad():
+        return np.concatenate([
+            net(torch.from_numpy(samples.planes[i:i + batch].astype(np.float32)),
+                torch.from_numpy(samples.vector[i:i + batch].astype(np.float32))).value.numpy()
+            for i in range(0, len(samples), batch)])
+
+
+def _bootstrap(errors: dict[str, np.ndarray], games: np.ndarray, resamples: int, seed: int,
+               against: str) -> dict[str, dict[str, Any]]:
+    """Each row's MSE with a 95% interval over games resampled with replacement, and its
+    difference to the row ``against`` on the same resamples."""
+    ids, group = np.unique(games, return_inverse=True)
+    counts = np.bincount(group, minlength=len(ids)).astype(np.float64)
+    picks = np.random.default_rng(seed).multinomial(len(ids), np.full(len(ids), 1 / len(ids)), size=resamples)
+    weights = picks.astype(np.float64)
+    per_game = {k: np.bincount(group, weights=e, minlength=len(ids)) for k, e in errors.items()}
+    boot = {k: (weights @ v) / (weights @ counts) for k, v in per_game.items()}
+    out = {}
+    for k, e in errors.items():
+        diff = boot[k] - boot[against]
+        out[k] = {"mse": float(e.mean()), "ci": [float(x) for x in np.percentile(boot[k], [2.5, 97.5])],
+                  "diff": float(e.mean() - errors[against].mean()),
+                  "diff_ci": [float(x) for x in np.percentile(diff, [2.5, 97.5])]}
+    return out
+
+
+def compare_targets(data_dir: Path, game: str, targets: list[str], epochs: int, held_out: float, seed: int,
+                    sizes: dict[str, Any] | None = None, resamples: int = 1000,
+                    weight_decay: float | None = None) -> dict[str, Any]:
+    """The ``--teacher-data`` comparison (see the module docstring)."""
+    from paiju.algorithms.alphazero import AZNet, NetConfig
+    from paiju.algorithms.alphazero.targets import ValueTarget
+    from paiju.algorithms.alphazero.teacher import held_out_games, read_teacher_data
+    from paiju.algorithms.alphazero.train import TrainConfig, learn_epoch
+    from paiju.games.grid_encoding import board_setup
+
+    config = TrainConfig()
+    data = read_teacher_data(data_dir)
+    held_mask = held_out_games(data, held_out, seed)
+    learn, held = (data.samples.take(np.flatnonzero(m)) for m in (~held_mask, held_mask))
+    outcome = held.values.astype(np.float64)
+    _game, encoder = board_setup(game, {}, 0)
+    shape = NetConfig.for_encoder(encoder, num_players=outcome.shape[1], channels=config.channels,
+                                  blocks=config.blocks, hidden=config.hidden)
+    shape = dataclasses.replace(shape, **(sizes or {}))
+    errors: dict[str, np.ndarray] = {
+        "predict 0 (a draw)": _errors(np.zeros_like(outcome), outcome),
+        "the teacher's root value": _errors(held.root_values, outcome),
+    }
+    if np.isfinite(held.rollout_values).all():
+        errors["the teacher data's rollout mean"] = _errors(held.rollout_values, outcome)
+    curves: dict[str, list[dict[str, float]]] = {}
+    for name in targets:
+        target = ValueTarget.parse(name)
+        torch.manual_seed(seed)
+        net = AZNet(shape)
+        opt = torch.optim.Adam(net.parameters(), lr=config.lr,
+                               weight_decay=config.weight_decay if weight_decay is None else weight_decay)
+        train = value_targets(learn, target)
+        curves[name] = []
+        for epoch in range(epochs):
+            learn_epoch(net, opt, train, np.random.default_rng([seed, epoch]), config.batch_size,
+                        config.value_weight)
+            v, p = held_out_losses(net, held)
+            curves[name].append({"epoch": epoch + 1, "value_held": v, "policy_held": p})
+        errors[name] = _errors(_net_values(net, held), outcome)
+    # the linear fit predicts the mover's value; the other seat's is its negation (two players, zero sum)
+    own = np.clip(_linear_prediction(learn, held), -1, 1)
+    errors["linear fit on the outcomes"] = _errors(np.stack([own, -own], axis=1), outcome)
+    rows = _bootstrap(errors, data.games[held_mask], resamples, seed, against=targets[0])
+    return {"data": str(data_dir), "teacher": data.summary["teacher"], "games": len(np.unique(data.games)),
+            "held_games": len(np.unique(data.games[held_mask])), "held_samples": len(held),
+            "learn_samples": len(learn), "epochs": epochs, "seed": seed, "network": shape.to_dict(),
+            "rows": rows, "curves": curves, "targets": targets}
+
+
+def _linear_prediction(train: Any, held: Any) -> np.ndarray:
+    """The mover's value on ``held`` by least squares on ``train``'s plane sums and vector
+    (what :func:`linear_fit` scores)."""
+    def features(r: Any) -> np.ndarray:
+        sums = r.planes.astype(np.float32).sum(axis=(2, 3))
+        return np.concatenate([np.ones((len(r), 1)), sums, r.vector.astype(np.float32)], axis=1)
+
+    w, *_ = np.linalg.lstsq(features(train), train.values[:, 0].astype(np.float64), rcond=None)
+    return np.asarray(features(held) @ w)
+
+
+def _print_targets(result: dict[str, Any]) -> None:
+    against = result["targets"][0]
+    print(f"{result['data']} ({result['teacher']}): {result['learn_samples']} samples learned from, "
+          f"{result['held_samples']} held out ({result['held_games']} of {result['games']} games); "
+          f"{result['epochs']} passes, seed {result['seed']}")
+    print(f"| predictor | held-out value MSE | 95% interval | minus {against} | 95% interval |")
+    print("|---|---:|---|---:|---|")
+    for name, r in result["rows"].items():
+        label = f"network, target `{name}`" if name in result["curves"] else name
+        print(f"| {label} | {r['mse']:.4f} | [{r['ci'][0]:.4f}, {r['ci'][1]:.4f}] | {r['diff']:+.4f} "
+              f"| [{r['diff_ci'][0]:+.4f}, {r['diff_ci'][1]:+.4f}] |")
+    print()
+    names = list(result["curves"])
+    print("| pass | " + " | ".join(f"`{n}` value | `{n}` policy" for n in names) + " |")
+    print("|---:|" + "---:|---:|" * len(names))
+    for e in range(result["epochs"]):
+        cells = [f"{result['curves'][n][e]['value_held']:.4f} | {result['curves'][n][e]['policy_held']:.3f}"
+                 for n in names]
+        print(f"| {e + 1} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("run", type=Path)
+    parser.add_argument("run", type=Path, nargs="?")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--refit", type=int, default=0, metavar="K")
     parser.add_argument("--held", type=int, default=2, metavar="H")
@@ -131,11 +255,28 @@ def main() -> None:
     parser.add_argument("--zero-vector", action="store_true", help="--refit without the vector input")
     parser.add_argument("--root-value-weight", type=float, default=0.0,
                         help="--refit on targets mixed with the root values")
+    parser.add_argument("--teacher-data", type=Path, default=None, metavar="DATA",
+                        help="compare value targets on a teacher-data folder (no RUN)")
+    parser.add_argument("-g", "--game", default="connect_four", help="the teacher data's game")
+    parser.add_argument("--targets", default=TARGETS,
+                        help="comma-separated value targets, the first the reference")
+    parser.add_argument("--epochs", type=int, default=4, help="passes over the teacher data")
+    parser.add_argument("--held-out", type=float, default=0.2, help="share of the teacher's games held out")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="resamples of the held-out games")
     args = parser.parse_args()
     sizes: dict[str, Any] = {k: int(v) for k, v in (item.split("=", 1) for item in args.size)}
     if "value_skip" in sizes:
         sizes["value_skip"] = bool(sizes["value_skip"])
     torch.set_num_threads(1)
+    if args.teacher_data is not None:
+        result = compare_targets(args.teacher_data, args.game, args.targets.split(","), args.epochs,
+                                 args.held_out, args.seed, sizes, args.bootstrap, args.weight_decay)
+        _print_targets(result)
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        return
+    if args.run is None:
+        parser.error("give a RUN, or --teacher-data DATA")
     if args.refit:
         curve = refit(args.run, args.refit, args.held, args.steps, args.seed, args.weight_decay, sizes,
                       args.zero_vector, args.root_value_weight)

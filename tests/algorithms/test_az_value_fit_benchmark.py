@@ -53,3 +53,40 @@ def test_the_linear_reference_recovers_a_value_that_is_linear_in_the_plane_sums(
     # outcomes unrelated to the inputs: no better than their spread
     noise = replace(replay, values=np.stack([s := rng.choice([-1.0, 1.0], 200), -s], 1).astype(np.float32))
     assert bench.linear_fit(noise, replace(noise, planes=noise.planes[::-1].copy())) > 0.5
+
+
+def test_value_targets_are_compared_on_held_out_games_with_paired_intervals(
+    tmp_path: Path, benchmark_module: Callable[[str], ModuleType]
+) -> None:
+    from paiju.algorithms.alphazero.teacher import RegistryTeacher, TeacherDataConfig, generate
+    from paiju.games import agent_registry
+
+    teacher = RegistryTeacher(agent_registry, "mcts:simulations=20")
+    generate(TeacherDataConfig(games=6, teacher=teacher.spec, rollouts=2), connect_four_setup, teacher,
+             tmp_path, game_id={"game": "connect_four"})
+    bench = benchmark_module("az_value_fit")
+    result = bench.compare_targets(tmp_path, "connect_four", ["outcome", "root", "mix:0.5"], epochs=2,
+                                   held_out=0.34, seed=0, sizes={"channels": 4, "blocks": 1, "hidden": 16},
+                                   resamples=50)
+    rows = result["rows"]
+    assert result["held_games"] == 2 and result["learn_samples"] + result["held_samples"] > 0
+    assert {"outcome", "root", "mix:0.5", "predict 0 (a draw)", "linear fit on the outcomes"} <= set(rows)
+    assert rows["outcome"]["diff"] == 0.0 and rows["outcome"]["diff_ci"] == [0.0, 0.0]
+    for name, r in rows.items():
+        assert r["ci"][0] <= r["mse"] + 1e-9 and r["mse"] <= r["ci"][1] + 1e-9, name
+    # a network's row is its last pass's held-out figure, as the trainer records it
+    for name in ("outcome", "root", "mix:0.5"):
+        assert rows[name]["mse"] == pytest.approx(result["curves"][name][-1]["value_held"], rel=1e-4)
+    # connect four's outcomes are +-1 or 0: predicting a draw scores the share of decided games
+    assert 0.0 <= rows["predict 0 (a draw)"]["mse"] <= 1.0
+
+
+def test_the_bootstrap_resamples_whole_games(benchmark_module: Callable[[str], ModuleType]) -> None:
+    bench = benchmark_module("az_value_fit")
+    # two games: every sample of game 0 has error 0, of game 1 error 1 (three samples to one)
+    games = np.array([0, 0, 0, 1])
+    errors = {"a": np.array([0.0, 0.0, 0.0, 1.0]), "b": np.array([1.0, 1.0, 1.0, 1.0])}
+    rows = bench._bootstrap(errors, games, 2000, 0, against="b")
+    assert rows["a"]["mse"] == 0.25 and rows["b"]["ci"] == [1.0, 1.0]
+    # resampled games give 0 (game 0 twice), 0.25 (each once) or 1 (game 1 twice), never a mix of samples
+    assert rows["a"]["ci"] == [0.0, 1.0] and rows["a"]["diff"] == -0.75

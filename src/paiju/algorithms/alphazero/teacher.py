@@ -410,20 +410,26 @@ def read_teacher_data(folder: str | Path) -> TeacherData:
     return TeacherData(samples, table.column("game").to_numpy().astype(np.int64), summary)
 
 
-def split_by_game(data: TeacherData, held_out: float, seed: int) -> tuple[SampleArrays, SampleArrays | None]:
-    """(the samples learned from, the held-out ones): the share ``held_out`` of the games, drawn
-    from ``seed``, at least one when ``held_out > 0`` and never all; None held out at 0."""
+def held_out_games(data: TeacherData, held_out: float, seed: int) -> np.ndarray:
+    """Which samples are held out: those of the share ``held_out`` of the games, drawn from
+    ``seed``; at least one game when ``held_out > 0``, never all."""
     ids = np.unique(data.games)
     n_held = round(held_out * len(ids))
     if held_out > 0:
         n_held = min(max(n_held, 1), len(ids) - 1)
-    if n_held <= 0:
+    held_ids = np.random.default_rng(seed).choice(ids, size=max(n_held, 0), replace=False)
+    return np.isin(data.games, held_ids)
+
+
+def split_by_game(data: TeacherData, held_out: float, seed: int) -> tuple[SampleArrays, SampleArrays | None]:
+    """(the samples learned from, the held-out ones) as :func:`held_out_games` draws them;
+    None held out when no game is."""
+    held = held_out_games(data, held_out, seed)
+    if not held.any():
         return data.samples, None
-    held_ids = np.random.default_rng(seed).choice(ids, size=n_held, replace=False)
-    held = np.isin(data.games, held_ids)
     return data.samples.take(np.flatnonzero(~held)), data.samples.take(np.flatnonzero(held))
 
 
 __all__ = ["DATA_FORMAT", "RegistryTeacher", "TeacherData", "TeacherDataConfig", "TeacherGame",
-           "TeacherGameTask", "generate", "identity", "play_teacher_game", "read_summary",
+           "TeacherGameTask", "generate", "held_out_games", "identity", "play_teacher_game", "read_summary",
            "read_teacher_data", "split_by_game", "tables"]
