@@ -91,7 +91,8 @@ def plan(
     journal: Annotated[
         Path | None,
         typer.Option(
-            "--journal", parser=output_file,
+            "--journal",
+            parser=output_file,
             help="Append every finished batch of events to this JSONL file; rerun with it to resume.",
         ),
     ] = None,
@@ -135,7 +136,9 @@ def plan(
         events=events,
         seed=seed,
     )
-    laws = f"pool {pool_file} ({len(loaded.pool)} deals with at least {min_plays} plays), laws {laws_file}"
+    # the shipped files by name: a report must not carry this machine's install path
+    shown = (pool_file.name, laws_file.name) if pool is None else (pool_file, laws_file)
+    laws = f"pool {shown[0]} ({len(loaded.pool)} deals with at least {min_plays} plays), laws {shown[1]}"
     report = run_plan(config, loaded.pool, laws=laws, workers=workers, journal=journal, progress=not as_json)
     plot_plan(report, plot)
     data = report.as_dict()
