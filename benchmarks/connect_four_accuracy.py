@@ -55,6 +55,8 @@ Usage::
     .venv/bin/python benchmarks/connect_four_accuracy.py accuracy \\
         --positions benchmarks/data/connect_four_positions.jsonl --agent random \\
         --agent mcts:simulations=400 [--agent SPEC ...] [--seed 0] [--workers 2] [--json OUT]
+
+Results: docs/results/connect-four-accuracy.md.
 """
 
 from __future__ import annotations
