@@ -304,6 +304,11 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["serve", "--reports", "{missing}"], 2, "does not exist"),
     (["serve", "--reports", "{file}"], 2, "is a file"),
     # --- tournament --------------------------------------------------------------------
+    (["tournament", "plan", "-n", "0", "-m", "2", "--top", "1"], 2, "'--players' / '-n'"),
+    (["tournament", "plan", "-n", "9", "-m", "2", "--top", "9"], 2, "top must be a whole number from 1 to 8"),
+    (["tournament", "plan", "-n", "9", "-m", "2", "--top", "1", "--comparison", "imps"], 2,
+     "--comparison 'imps'"),
+    (["tournament", "plan", "-n", "9", "-m", "2", "--top", "1", "--pool", "{missing}"], 2, "does not exist"),
     (["tournament", "new", "{missing}"], 2, "Missing option '--players'"),
     (["tournament", "new", "{missing}", "--players", "{missing}"], 2, "does not exist"),
     (["tournament", "new", "{missing}", "--players", "{junk}"], 2, "row 1, column 1: unknown column"),

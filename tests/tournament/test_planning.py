@@ -307,12 +307,6 @@ def test_plot_is_written(tmp_path: Path) -> None:
 # The command, through the entry point's error handling
 
 
-@pytest.fixture
-def plan_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the lead registers it under `paiju tournament`; here it is a command of its own
-    monkeypatch.setitem(main.COMMANDS, "plan", ("paiju.cli.tournament_plan", "Plan an event."))
-
-
 def _pool_files(tmp_path: Path) -> list[str]:
     deals = random_pool(12, seed=3)
     write_pool_file(tmp_path / "pool.txt", deals)
@@ -321,9 +315,9 @@ def _pool_files(tmp_path: Path) -> list[str]:
     return ["--pool", str(tmp_path / "pool.txt"), "--dists", str(tmp_path / "dists.parquet")]
 
 
-@pytest.mark.usefixtures("plan_command")
 def test_command_writes_table_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["plan", "-n", "7", "-m", "2", "-r", "1", "--events", "30", *_pool_files(tmp_path)]
+    args = ["tournament", "plan", "-n", "7", "-m", "2", "--top", "1", "--events", "30"]
+    args += _pool_files(tmp_path)
     files = ["--plot", str(tmp_path / "p.png"), "--out-json", str(tmp_path / "p.json")]
     assert main.run([*args, *files, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -336,17 +330,16 @@ def test_command_writes_table_json_and_plot(tmp_path: Path, capsys: pytest.Captu
     assert "unique, dih" in text and "unique, random" not in text
 
 
-@pytest.mark.usefixtures("plan_command")
 @pytest.mark.parametrize(
     "extra",
     [
-        ["-n", "0", "-m", "2", "-r", "1"],
-        ["-n", "9", "-m", "2", "-r", "9"],
-        ["-n", "9", "-m", "2", "-r", "1", "--comparison", "imps"],
-        ["-n", "9", "-m", "2", "-r", "1", "--select", "best"],
-        ["-n", "9", "-m", "2", "-r", "1", "--skill-spread", "-1"],
-        ["-n", "9", "-m", "5", "-r", "1", "POOL"],  # 5 rounds of 3 boards from a pool of 12
-        ["-n", "9", "-m", "2", "-r", "1", "--pool", "POOLFILE"],  # a pool without its laws
+        ["-n", "0", "-m", "2", "--top", "1"],
+        ["-n", "9", "-m", "2", "--top", "9"],
+        ["-n", "9", "-m", "2", "--top", "1", "--comparison", "imps"],
+        ["-n", "9", "-m", "2", "--top", "1", "--select", "best"],
+        ["-n", "9", "-m", "2", "--top", "1", "--skill-spread", "-1"],
+        ["-n", "9", "-m", "5", "--top", "1", "POOL"],  # 5 rounds of 3 boards from a pool of 12
+        ["-n", "9", "-m", "2", "--top", "1", "--pool", "POOLFILE"],  # a pool without its laws
     ],
 )
 def test_command_bad_input_exits_2_with_one_line(
@@ -354,6 +347,6 @@ def test_command_bad_input_exits_2_with_one_line(
 ) -> None:
     files = _pool_files(tmp_path)
     args = [a for e in extra for a in (files if e == "POOL" else [files[1]] if e == "POOLFILE" else [e])]
-    assert main.run(["plan", *args, "--plot", str(tmp_path / "p.png")]) == 2
+    assert main.run(["tournament", "plan", *args, "--plot", str(tmp_path / "p.png")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1, err

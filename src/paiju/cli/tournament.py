@@ -16,6 +16,7 @@ from rich.table import Table
 from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
 from paiju.cli.tournament_options import ByOpt, EventArg, JsonOpt, RoundOpt, changed_by, choice, open_event
+from paiju.cli.tournament_plan import plan
 from paiju.cli.tournament_results import COMMANDS as RESULT_COMMANDS
 from paiju.cli.validate import LimitsHelpCommand, input_file, output_file, parquet_input
 
@@ -303,3 +304,5 @@ def log(event: EventArg, as_json: JsonOpt = False) -> None:
 # score entry, adjustments and standings (issue 48 items 4 and 5): paiju.cli.tournament_results
 for _name, _command in RESULT_COMMANDS.items():
     app.command(_name, cls=LimitsHelpCommand)(_command)
+# planning an event by simulation (issue 48 item 6): paiju.cli.tournament_plan
+app.command("plan", cls=LimitsHelpCommand)(plan)

@@ -36,7 +36,7 @@ def plan(
     ],
     top: Annotated[
         int,
-        typer.Option("--top", "-r", min=1, max=MAX_DIH_PLAYERS, help="R: the places that should be unique."),
+        typer.Option("--top", min=1, max=MAX_DIH_PLAYERS, help="R: the places that should be unique."),
     ],
     skill_spread: Annotated[
         float,
