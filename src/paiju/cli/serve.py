@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from paiju.cli.common import console
-from paiju.cli.validate import input_dir, listen_address, output_dir
+from paiju.cli.validate import input_dir, input_file, listen_address, output_dir
 from paiju.core.errors import ConfigError
 
 
@@ -42,6 +42,14 @@ def serve(
             "<data>/reports is always read too.",
         ),
     ] = None,
+    event: Annotated[
+        Path | None,
+        typer.Option(
+            "--event",
+            parser=input_file,
+            help="A tournament's event file (paiju tournament new): serve its organiser's pages too.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: Dou Dizhu, mahjong and yuxi against the AIs; DIH, reports, records."""
     from paiju.web.app import create_app
@@ -52,7 +60,12 @@ def serve(
     if data.exists() and not data.is_dir():
         raise ConfigError(f"--data {data} is a file, not a folder")
     report_dirs: list[str | Path] | None = None if not reports else [*reports, data / "reports"]
-    app = create_app(data, report_dirs=report_dirs, ai_time_limit=ai_time_limit)
+    app = create_app(data, report_dirs=report_dirs, ai_time_limit=ai_time_limit, event=event)
     shown = f"[{host}]" if ":" in host else host
     console.print(f"paiju web app on http://{shown}:{port}/  (data in {data.resolve()}; Ctrl-C stops it)")
+    if event is not None:  # the token is new at every start: only this console knows it
+        pages = f"http://{shown}:{port}/tournament"
+        token = app.state.web.event.director_token
+        console.print(f"event {event}: {pages}", soft_wrap=True)
+        console.print(f"the director's pages: {pages}/director#token={token}", soft_wrap=True)
     serve_app(app, host, port)  # stops within seconds on SIGINT/SIGTERM, cancelling work in flight

@@ -45,6 +45,7 @@ from fastapi.staticfiles import StaticFiles
 
 from paiju.web import analysis
 from paiju.web.errors import ERROR_RESPONSES, ContainErrors, install_error_handlers
+from paiju.web.event import ServedEvent
 from paiju.web.limits import KeepRawReceive, WebLimits
 from paiju.web.routes import api_routers, pages
 from paiju.web.sessions import SESSION_KINDS
@@ -62,17 +63,22 @@ def create_app(
     ai_time_limit: float = 10.0,
     ai_workers: int = 4,
     limits: WebLimits | None = None,
+    event: str | Path | None = None,
+    director_token: str | None = None,
 ) -> FastAPI:
     """The web app over ``data_dir`` (games, records, pools); reports from ``report_dirs``
     (default: :func:`analysis.default_report_dirs`, the checkout's results whatever the
-    current folder, and ``<data_dir>/reports``)."""
+    current folder, and ``<data_dir>/reports``); the organiser's pages of the tournament ``event``
+    file, if given, with the director's pages behind ``director_token`` (default: a new random
+    one, ``app.state.web.event.director_token``)."""
     data = Path(data_dir)
     reports = (
         [Path(p) for p in report_dirs]
         if report_dirs is not None
         else analysis.default_report_dirs(data)
     )
-    web = WebState(data, reports, ai_time_limit, ai_workers, limits)
+    served = None if event is None else ServedEvent.open(event, director_token)
+    web = WebState(data, reports, ai_time_limit, ai_workers, limits, served)
 
     app = FastAPI(title="paiju", version="0.1.0", lifespan=_lifespan, responses=ERROR_RESPONSES)
     app.state.web = web

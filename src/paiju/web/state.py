@@ -13,6 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from paiju.web.event import ServedEvent
 from paiju.web.limits import AnalysisRunner, WebLimits
 from paiju.web.sessions import AIRunner
 from paiju.web.store import GameStore
@@ -28,6 +29,7 @@ class WebState:
         ai_time_limit: float,
         ai_workers: int,
         limits: WebLimits | None = None,
+        event: ServedEvent | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.report_dirs = report_dirs
@@ -35,6 +37,8 @@ class WebState:
         self.store = GameStore(data_dir)
         self.runner = AIRunner(ai_time_limit, ai_workers)
         self.analyses = AnalysisRunner(self.limits)
+        self.event = event
+        """The tournament event served (``paiju serve --event``), if any."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: str) -> asyncio.Lock:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from paiju.web.limits import WebLimits
-from paiju.web.routes import dih, games, health, options, records, reports
+from paiju.web.routes import dih, games, health, options, records, reports, tournament
 
 
 def api_routers(limits: WebLimits) -> list[APIRouter]:
@@ -23,6 +23,7 @@ def api_routers(limits: WebLimits) -> list[APIRouter]:
         dih.build_router(limits),
         reports.router,
         records.router,
+        tournament.router,
     ]
 
 

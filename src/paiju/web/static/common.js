@@ -2,7 +2,7 @@
 "use strict";
 const paiju = (() => {
   const PAGES = [["/", "home"], ["/ddz", "Dou Dizhu"], ["/mahjong", "Mahjong"], ["/yuxi", "yuxi"],
-    ["/dih", "Deal selection"], ["/reports", "Reports"], ["/records", "Records"]];
+    ["/dih", "Deal selection"], ["/reports", "Reports"], ["/records", "Records"], ["/tournament", "Tournament"]];
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
