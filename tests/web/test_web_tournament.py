@@ -541,7 +541,12 @@ def test_the_director_adjusts_and_withdraws_an_adjustment(api: Any, event_path: 
     assert [a["kind"] for a in api.get(url, headers=DIRECTOR).json()["adjustments"]] == ["fouled"]
     log = api.get("/api/tournament/director/log?limit=2", headers=DIRECTOR).json()["log"]
     assert log[0]["action"].startswith("cancel adjustment") and log[0]["action"].endswith("appeal upheld")
-    assert set(log[0]) == {"at", "who", "action", "entity", "key"}  # the rows stay in the file
+    assert set(log[0]) == {"at", "who", "action", "rows"}  # the rows themselves stay in the file
+    assert log[1]["action"].startswith("fouled round 1, board 1 at table 2") and log[1]["rows"] == 1
+    # one change, however many rows it wrote: the release of round 2 (a row per table's PIN)
+    api.post("/api/tournament/director/rounds/2/release", headers=DIRECTOR)
+    (released,) = api.get("/api/tournament/director/log?limit=1", headers=DIRECTOR).json()["log"]
+    assert (released["action"], released["rows"]) == ("release round 2", 1 + 3)
 
 
 # ---- the same file as the CLI, at the same time --------------------------------------------------

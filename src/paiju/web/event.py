@@ -46,7 +46,7 @@ from paiju.tournament.director.store import EventStore, Player
 FINISHED: Final = frozenset({"confirmed", "adjusted", "fouled"})
 """A table's status on a board (the standings' sheet) once it has finished with it."""
 LOG_ENTRIES: Final = 50
-"""Audit-log entries the director's page lists (the newest)."""
+"""Changes of the audit log the director's page lists (the newest)."""
 
 
 @dataclass
@@ -314,10 +314,16 @@ def director_round_view(store: EventStore, round_no: int, who: str) -> dict[str,
 
 
 def log_view(store: EventStore, limit: int = LOG_ENTRIES) -> list[dict[str, Any]]:
-    """The newest audit-log entries, newest first: when, who, what, which row (the rows
-    themselves stay in the file: a board's row holds its cards)."""
-    entries = store.audit_log()[-limit:]
-    return [
-        {"at": e.at, "who": e.who, "action": e.action, "entity": e.entity, "key": e.key}
-        for e in reversed(entries)
-    ]
+    """The newest changes of the audit log, newest first: when, who, what, and how many rows it
+    wrote (a change is one transaction: its rows share the time, who and what). The rows
+    themselves stay in the file: a board's row holds its cards."""
+    changes: list[dict[str, Any]] = []
+    for e in reversed(store.audit_log()):
+        last = changes[-1] if changes else None
+        if last is not None and (last["at"], last["who"], last["action"]) == (e.at, e.who, e.action):
+            last["rows"] += 1
+        elif len(changes) < limit:
+            changes.append({"at": e.at, "who": e.who, "action": e.action, "rows": 1})
+        else:
+            break
+    return changes

@@ -106,8 +106,10 @@
     const number = wholeParam("round") || ev.current_round || (ev.rounds.length ? ev.rounds[ev.rounds.length - 1].round : 1);
     const r = await call(`/api/tournament/rounds/${number}`);
     $("title").textContent = `${ev.name} · round ${number}`;
-    $("state").textContent = r.released ? "Released: the tables play and enter their results."
-      : "Not released yet: the boards stay secret until the director releases the round.";
+    const played = r.boards.length && r.boards.every((b) => b.cards);
+    $("state").textContent = played ? "Played: every table has finished every board."
+      : r.released ? "Released: the tables play and enter their results."
+        : "Not released yet: the boards stay secret until the director releases the round.";
     $("state").dataset.released = r.released ? "1" : "0";
     $("rounds").innerHTML = "";
     for (const x of ev.rounds) $("rounds").append(el("li", {}, el("a", { href: roundLink(x.round), class: x.round === number ? "active" : "" }, `round ${x.round}`)));
@@ -145,18 +147,20 @@
   };
 
   function resultFields(view, board) {
-    // the result's fields as the slip has them; each names the request field it sends
+    // the result's fields as the slip has them, each naming the request field it sends; a
+    // pending result fills them in (a player who disagrees changes what differs)
+    const was = board.result;
     const parts = [];
     if (view.landlord === "bidding") {
-      parts.push(el("label", {}, "Landlord ", el("select", { class: "declarer", "data-field": "declarer" }, HANDS.map((h) => el("option", { value: h }, `hand ${h}`)))));
-      parts.push(el("label", {}, "Bid ", el("select", { class: "bid", "data-field": "bid" }, [1, 2, 3].map((b) => el("option", { value: b }, String(b))))));
+      parts.push(el("label", {}, "Landlord ", el("select", { class: "declarer", "data-field": "declarer" }, HANDS.map((h) => el("option", { value: h, selected: was && was.landlord === h }, `hand ${h}`)))));
+      parts.push(el("label", {}, "Bid ", el("select", { class: "bid", "data-field": "bid" }, [1, 2, 3].map((b) => el("option", { value: b, selected: was && was.bid === b }, String(b))))));
     } else {
       parts.push(el("span", { class: "small muted landlord" }, `Landlord: hand A (${holderName(view, board.holders.A)})`));
     }
-    parts.push(el("label", {}, "Bombs and rockets ", el("input", { class: "bombs", "data-field": "bombs", type: "number", min: 0, max: 14, value: 0, inputmode: "numeric" })));
-    parts.push(el("label", {}, "Spring ", el("select", { class: "spring", "data-field": "spring" }, SPRINGS.map(([v, t]) => el("option", { value: v }, t)))));
+    parts.push(el("label", {}, "Bombs and rockets ", el("input", { class: "bombs", "data-field": "bombs", type: "number", min: 0, max: 14, value: was ? was.bombs : 0, inputmode: "numeric" })));
+    parts.push(el("label", {}, "Spring ", el("select", { class: "spring", "data-field": "spring" }, SPRINGS.map(([v, t]) => el("option", { value: v, selected: was && was.spring === v }, t)))));
     parts.push(el("label", {}, "The landlord ", el("select", { class: "outcome", "data-field": "result" },
-      el("option", { value: "won" }, "won"), el("option", { value: "lost" }, "lost"))));
+      ["won", "lost"].map((r) => el("option", { value: r, selected: was && was.result === r }, r)))));
     return parts;
   }
 
@@ -421,7 +425,8 @@
   async function loadLog() {
     const { log } = await asDirector("/api/tournament/director/log?limit=20");
     const box = $("log"); box.innerHTML = "";
-    box.append(table(["when", "who", "what"], log.map((e) => el("tr", {}, el("td", {}, e.at.replace("T", " ").slice(0, 19)), el("td", {}, e.who), el("td", {}, e.action)))));
+    box.append(table(["when", "who", "what"], log.map((e) => el("tr", {}, el("td", { class: "when" }, e.at.replace("T", " ").slice(0, 19)), el("td", {}, e.who),
+      el("td", {}, e.action, e.rows > 1 ? el("span", { class: "muted" }, ` (${e.rows} rows)`) : null)))));
   }
 
   // --- start the page ---------------------------------------------------------------------------------
