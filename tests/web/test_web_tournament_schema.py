@@ -52,7 +52,9 @@ def _build_app(root: Path) -> Any:
         pair_round(store, 1, 1, "desk")
         choose_boards(store, 1, 1, "desk", select="random", pool=None)
         release(store, 1, "desk")
-    return create_app(root / "data", report_dirs=[], ai_workers=1, event=root / "event.db", director_token=TOKEN)
+    return create_app(
+        root / "data", report_dirs=[], ai_workers=1, event=root / "event.db", director_token=TOKEN
+    )
 
 
 APP = _build_app(Path(tempfile.mkdtemp(prefix="paiju-tournament-schema-")))
