@@ -343,6 +343,31 @@ def test_repeated_wrong_pins_slow_the_table_down(app_factory: Any, event_path: P
         assert guard.wait_s(1, 1) == 0
 
 
+def test_a_burst_of_guessed_pins_is_counted_guess_by_guess(app_factory: Any, event_path: Path) -> None:
+    import asyncio
+
+    import httpx
+
+    app = app_factory(event=event_path, director_token=TOKEN)
+    guard = app.state.web.event.pins
+    player = seating(event_path, 1)[1][0]
+    right = pins(event_path, 1)[1]
+    guesses = [f"{n:04d}" for n in range(40) if f"{n:04d}" != right][:20]
+    board = first_board(event_path, 1, 1)
+
+    async def burst() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            url = "/api/tournament/rounds/1/tables/1/results"
+            answers = await asyncio.gather(*(c.post(url, json=entry(board, player, g)) for g in guesses))
+        return [a.status_code for a in answers]
+
+    codes = asyncio.run(burst())
+    # the free tries and the one that locks the table were tried; the rest waited their turn
+    # and found the table locked
+    assert sorted(codes) == [422] * (guard.FREE_TRIES + 1) + [429] * (len(guesses) - guard.FREE_TRIES - 1)
+
+
 # ---- standings -----------------------------------------------------------------------------------
 def test_the_standings_are_the_librarys(api: Any, event_path: Path) -> None:
     board = first_board(event_path, 1, 1)

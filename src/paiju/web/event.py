@@ -23,10 +23,12 @@ director, who enters or corrects its results.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -58,7 +60,10 @@ class _Tries:
 
 @dataclass
 class PinGuard:
-    """Wrong PINs per table of a round, and how long its entry is locked (see the module)."""
+    """Wrong PINs per table of a round, and how long its entry is locked (see the module).
+
+    A table's attempts take turns (:meth:`turn`): a burst of guesses sent at once would
+    otherwise all pass the lock's check before the first wrong one is counted."""
 
     FREE_TRIES: ClassVar[int] = 5
     FIRST_WAIT_S: ClassVar[float] = 2.0
@@ -66,6 +71,18 @@ class PinGuard:
     clock: Callable[[], float] = time.monotonic
     _tables: dict[tuple[int, int], _Tries] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _turns: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+
+    def turn(self, round_no: int, table_no: int) -> asyncio.Lock:
+        """The lock an attempt at the table holds from the lock's check to its count."""
+        key = (round_no, table_no)
+        turn = self._turns.get(key)
+        if turn is None:
+            turn = asyncio.Lock()
+            self._turns[key] = turn
+        return turn
 
     def wait_s(self, round_no: int, table_no: int) -> float:
         """Seconds until the table may try a PIN again (0: now)."""

@@ -236,22 +236,24 @@ def _locked(event: ServedEvent, round_no: int, table_no: int) -> JSONResponse | 
 async def _at_table(
     event: ServedEvent, round_no: int, table_no: int, fn: Callable[[EventStore], Any]
 ) -> dict[str, Any] | JSONResponse:
-    """A player's entry or confirmation at a table, with its PIN counted by the guard."""
-    refused = _locked(event, round_no, table_no)
-    if refused is not None:
-        return refused
+    """A player's entry or confirmation at a table, with its PIN counted by the guard (the
+    table's attempts one at a time, so that a burst of guesses is counted guess by guess)."""
 
     def run(store: EventStore) -> Any:
         _locate(store, round_no, table_no)
         return fn(store)
 
-    try:
-        stored = await _work(event, run, PATH_FIELDS)
-    except EntryError as err:
-        if err.field == "pin":
-            event.pins.wrong(round_no, table_no)
-        raise
-    event.pins.right(round_no, table_no)
+    async with event.pins.turn(round_no, table_no):
+        refused = _locked(event, round_no, table_no)
+        if refused is not None:
+            return refused
+        try:
+            stored = await _work(event, run, PATH_FIELDS)
+        except EntryError as err:
+            if err.field == "pin":
+                event.pins.wrong(round_no, table_no)
+            raise
+        event.pins.right(round_no, table_no)
     out: dict[str, Any] = stored.as_dict()
     return out
 
