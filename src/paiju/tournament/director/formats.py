@@ -34,6 +34,8 @@ FirstRound = Literal["random", "rating"]
 Landlord = Literal["fixed", "bidding"]
 TieBreak = Literal["opponents", "landlord", "lot"]
 CarryOver = Literal["none", "half", "full"]
+CARRY_SHARE: Final[dict[CarryOver, float]] = {"none": 0.0, "half": 0.5, "full": 1.0}
+"""The share of the qualifying total a finalist takes into the final, by ``carry_over``."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,10 @@ class EventFormat:
         if "tie_breaks" in data:
             data["tie_breaks"] = tuple(data["tie_breaks"])
         return cls(**data)
+
+    def in_final(self, round_no: int) -> bool:
+        """Whether round ``round_no`` belongs to the final stage (only its finalists play it)."""
+        return self.final_after is not None and round_no > self.final_after
 
     def table_count(self, players: int) -> int:
         """Tables for a field of ``players``: sitters fill the last table, byes leave it out."""

@@ -10,6 +10,11 @@ way: round 1 gives the solver *virtual totals* that make its draw the cheapest p
 (consecutive triples of the random order; or, by rating, the players at the same place of
 each third of the rating order, so the strongest meet last), and the solver departs from it
 only to avoid a same-club table.
+
+With a final (the format's ``final_after`` = K), a round after K seats only the finalists
+(:func:`paiju.tournament.director.standings.finalists`), Swiss on their final totals (what they
+carried in, then the final's results), with byes or sitters by the event's rule. Round K + 1 is
+paired only once every result of rounds 1..K counts, and stores the cut with its pairing.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from paiju.tournament.director.formats import TABLE_SIZE, EventFormat
 from paiju.tournament.director.pairing import DEFAULT_BUDGET, Entrant, pair_key, solve
 from paiju.tournament.director.pins import issue_pins
 from paiju.tournament.director.players import next_unpaired_round
-from paiju.tournament.director.standings import totals_before
+from paiju.tournament.director.standings import compute_standings, finalists, totals_before
 from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat
 
 Method = Literal["random", "rating", "swiss"]
@@ -130,6 +135,9 @@ def pair_round(
     if round_no > fmt.rounds:
         raise ConfigError(f"round {round_no}: the event's format plans {fmt.rounds} rounds")
     field = [p for p in store.players() if p.plays_in(round_no)]
+    cut = _final_cut(store, fmt, round_no) if fmt.in_final(round_no) else []
+    if fmt.in_final(round_no):
+        field = [p for p in field if p.id in set(cut)]
     if len(field) < TABLE_SIZE:
         raise ConfigError(
             f"round {round_no}: {len(field)} player(s) in the field; a table needs {TABLE_SIZE}"
@@ -163,6 +171,10 @@ def pair_round(
         "sitters": sitters,
         "totals": {str(p.id): totals[p.id] for p in playing} if chosen == "swiss" else {},
     }
+    if fmt.final_after is not None:
+        report["stage"] = "final" if fmt.in_final(round_no) else "qualifying"
+        if round_no == fmt.final_after + 1:
+            report["finalists"] = cut  # the cut, fixed from now on (standings read it here)
     with store.transaction(who, f"pair round {round_no}") as tx:
         tx.insert(
             "rounds",
@@ -191,6 +203,24 @@ def pair_round(
                 },
             )
     return RoundPairing(store.round(round_no), store.seats(round_no), [p.id for p in bye_players])
+
+
+def _final_cut(store: EventStore, fmt: EventFormat, round_no: int) -> list[int]:
+    """The finalists of a final round (ids). The final's first round reads the cut from complete
+    qualifying results, and stores it with its pairing."""
+    last = fmt.final_after
+    assert last is not None
+    if round_no == last + 1:
+        if store.round(last).released_at is None:
+            raise ConfigError(f"round {round_no}: the final's cut needs round {last} released and scored")
+        table = compute_standings(store, last)
+        if table.pending or table.missing:
+            raise ConfigError(
+                f"round {round_no}: the final's cut needs every result of rounds 1..{last}: "
+                f"{table.pending} pending, {table.missing} missing (confirm them, or settle them "
+                "with paiju tournament adjust)"
+            )
+    return finalists(store)
 
 
 def _hand_counts(store: EventStore, before: int) -> dict[int, tuple[int, int, int]]:

@@ -21,10 +21,18 @@ place); ``decided_by`` names the tie-break that put a player below the one above
 same total. **Top R unique** (the paper's objective, R = the format's ``top``): the R + 1
 highest totals are pairwise distinct, so each of the first R places is held by one player
 without a tie-break (``docs/dih.md`` §1).
+
+**Stages** (the format's ``final_after`` = K, ``final_players`` = F, ``carry_over``): up to
+round K the standings are the qualifying standings above. The finalists are the top F of the
+standings after round K among the players still entered for round K + 1 (:func:`finalists`;
+a tie at the cut goes by the tie-breaks). After round K the finalists are ranked first, on the
+final's rounds alone (comparison, byes, penalties, tie-breaks) plus ``carry_over``'s share of
+their qualifying total; everyone else follows in their qualifying order, placed from F + 1.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -36,13 +44,14 @@ from paiju.core.errors import ConfigError
 from paiju.doudizhu.scoring import seat_returns
 from paiju.tournament.director.adjustments import Adjustment, adjustments
 from paiju.tournament.director.comparison import compare
-from paiju.tournament.director.formats import HANDS, TABLE_SIZE, EventFormat, TieBreak
+from paiju.tournament.director.formats import CARRY_SHARE, HANDS, TABLE_SIZE, EventFormat, TieBreak
 from paiju.tournament.director.results import StoredResult, stored_results
 from paiju.tournament.director.seating import RoundTables
-from paiju.tournament.director.store import EventStore, Player
+from paiju.tournament.director.store import EventStore, Player, RoundInfo
 from paiju.tournament.validate import distinguishable
 
 Status = Literal["confirmed", "pending", "missing", "fouled", "adjusted"]
+StageName = Literal["qualifying", "final"]
 DIGITS: Final = 6
 """Totals are rounded to this many decimals before they are compared (a bye's average is a
 fraction; equal totals must compare equal whatever order they were summed in)."""
@@ -100,6 +109,11 @@ class Standing:
     tie_breaks: dict[str, float]
     decided_by: TieBreak | None
     """The tie-break that ranked the player below the one above, on equal totals."""
+    carried: float = 0.0
+    """What a finalist took into the final of its qualifying total (``carry_over``); in ``total``."""
+    stage: StageName | None = None
+    """With a final, after it started: ``final`` (ranked on the final) or ``qualifying`` (a
+    player who did not reach it, ranked after every finalist by the qualifying standings)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +165,8 @@ class Standings:
                     "tie_breaks": r.tie_breaks,
                     "decided_by": r.decided_by,
                     "withdrawn_round": r.player.withdrawn_round,
+                    "stage": r.stage,
+                    "carried": r.carried,
                 }
                 for r in self.rows
             ],
@@ -301,37 +317,109 @@ def compute_standings(store: EventStore, after_round: int | None = None) -> Stan
     players = {p.id: p for p in store.players()}
     done = adjustments(store)
     sheets = [s for r in range(1, upto + 1) for s in round_sheets(store, r, done)]
-    tally = _tally(store, upto, sheets)
+    stage = _StageInput(store, fmt, sheets, done, rounds[0].pairing_seed if rounds else 0)
     # everyone who has played by then (a withdrawn player keeps what they scored; one who
     # withdrew before their first round never played)
-    ranked = [p for p in players.values() if p.entered_round <= upto and p.plays_in(p.entered_round)]
-    byes = _bye_points(fmt, store, upto, sheets, tally)
-    penalties: dict[int, float] = defaultdict(float)
-    for a in done:
-        if a.kind == "penalty" and a.round <= upto and a.player_id is not None and a.points is not None:
-            penalties[a.player_id] += a.points
-    totals = {p.id: round(tally.points[p.id] + byes[p.id] - penalties[p.id], DIGITS) for p in ranked}
-    seed = rounds[0].pairing_seed if rounds else 0
-    breaks = {
-        p.id: {
-            "opponents": round(sum(totals.get(o, 0.0) for o in tally.met[p.id]), DIGITS),
-            "landlord": round(tally.landlord[p.id], DIGITS),
-            "lot": _lot(seed, p.code),
-        }
-        for p in ranked
-    }
-    rows = _ranked(fmt, ranked, totals, breaks, tally, byes, penalties)
+    played = [p for p in players.values() if p.entered_round <= upto and p.plays_in(p.entered_round)]
+    if fmt.final_after is None or fmt.final_players is None or upto <= fmt.final_after:
+        rows = stage.ranked(range(1, upto + 1), played, {}, None)
+        top_unique = _top_unique([r.total for r in rows], fmt.top)
+    else:
+        qualifying = stage.ranked(
+            range(1, fmt.final_after + 1), [p for p in played if p.entered_round <= fmt.final_after], {}, None
+        )
+        carried = _carried(fmt, qualifying, _cut(fmt, rounds, qualifying))
+        final = stage.ranked(
+            range(fmt.final_after + 1, upto + 1), [p for p in played if p.id in carried], carried, "final"
+        )
+        # the others keep their qualifying order, placed after the final's players
+        others = _numbered(
+            fmt,
+            [dataclasses.replace(r, stage="qualifying") for r in qualifying if r.player.id not in carried],
+            len(final),
+        )
+        rows = final + others
+        # each of the first R places held by one player: within the final, and past it among the others
+        past = fmt.top - len(final)
+        top_unique = _top_unique([r.total for r in final], min(fmt.top, len(final))) and (
+            past <= 0 or not others or _top_unique([r.total for r in others], past)
+        )
     return Standings(
         event=info.name,
         after_round=upto,
         format=fmt,
         rows=rows,
         sheets=sheets,
-        top_unique=_top_unique([r.total for r in rows], fmt.top),
+        top_unique=top_unique,
         pending=sum(t.status == "pending" for s in sheets for t in s.tables),
         missing=sum(t.status == "missing" for s in sheets for t in s.tables),
         players=players,
     )
+
+
+def _cut(fmt: EventFormat, rounds: list[RoundInfo], qualifying: list[Standing]) -> list[int]:
+    """The finalists, in qualifying rank order: the top ``final_players`` of the qualifying
+    standings (its tie-breaks decide a tie at the cut) among the players still entered for the
+    final's first round. Once that round is paired, the cut stored with it (a correction to a
+    qualifying result no longer moves it; a finalist who withdraws is not replaced)."""
+    assert fmt.final_after is not None and fmt.final_players is not None
+    first = fmt.final_after + 1
+    stored = next((r.pairing_report.get("finalists") for r in rounds if r.number == first), None)
+    if isinstance(stored, list):
+        return [int(p) for p in stored]
+    return [r.player.id for r in qualifying if r.player.plays_in(first)][: fmt.final_players]
+
+
+def _carried(fmt: EventFormat, qualifying: list[Standing], chosen: list[int]) -> dict[int, float]:
+    """Each finalist's start in the final: ``carry_over``'s share of its qualifying total."""
+    share = CARRY_SHARE[fmt.carry_over]
+    totals = {r.player.id: r.total for r in qualifying}
+    return {p: round(share * totals[p], DIGITS) for p in chosen if p in totals}
+
+
+def finalists(store: EventStore) -> list[int]:
+    """The players of the event's final (ids, in qualifying rank order); none without a final.
+    Read from the standings after the last qualifying round, so pairing and standings agree."""
+    fmt = store.event().format
+    if fmt.final_after is None:
+        return []
+    return _cut(fmt, store.rounds(), compute_standings(store, fmt.final_after).rows)
+
+
+@dataclass(frozen=True)
+class _StageInput:
+    """What every stage's ranking reads: the event's rules, sheets, adjustments and lot seed."""
+
+    store: EventStore
+    fmt: EventFormat
+    sheets: list[BoardSheet]
+    adjusted: list[Adjustment]
+    seed: int
+
+    def ranked(
+        self, rounds: range, field: list[Player], carried: dict[int, float], stage: StageName | None
+    ) -> list[Standing]:
+        """``field`` ranked on ``rounds`` alone, each starting from what it ``carried`` in."""
+        sheets = [s for s in self.sheets if s.round in rounds]
+        tally = _tally(self.store, rounds, sheets)
+        byes = _bye_points(self.fmt, self.store, rounds, sheets, tally)
+        penalties: dict[int, float] = defaultdict(float)
+        for a in self.adjusted:
+            if a.kind == "penalty" and a.round in rounds and a.player_id is not None and a.points is not None:
+                penalties[a.player_id] += a.points
+        totals = {
+            p.id: round(tally.points[p.id] + byes[p.id] - penalties[p.id] + carried.get(p.id, 0.0), DIGITS)
+            for p in field
+        }
+        breaks = {
+            p.id: {
+                "opponents": round(sum(totals.get(o, 0.0) for o in tally.met[p.id]), DIGITS),
+                "landlord": round(tally.landlord[p.id], DIGITS),
+                "lot": _lot(self.seed, p.code),
+            }
+            for p in field
+        }
+        return _ranked(self.fmt, field, totals, breaks, tally, byes, penalties, carried, stage)
 
 
 @dataclass
@@ -342,7 +430,7 @@ class _Tally:
     met: defaultdict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
 
 
-def _tally(store: EventStore, upto: int, sheets: list[BoardSheet]) -> _Tally:
+def _tally(store: EventStore, rounds: range, sheets: list[BoardSheet]) -> _Tally:
     tally = _Tally()
     for sheet in sheets:
         for t in sheet.tables:
@@ -352,7 +440,7 @@ def _tally(store: EventStore, upto: int, sheets: list[BoardSheet]) -> _Tally:
                     tally.boards[h.player_id] += 1
                     if h.hand == 0:
                         tally.landlord[h.player_id] += h.points
-    for round_no in range(1, upto + 1):
+    for round_no in rounds:
         at: dict[int, list[int]] = defaultdict(list)
         for seat in store.seats(round_no):
             if seat.player_id is not None:
@@ -364,9 +452,9 @@ def _tally(store: EventStore, upto: int, sheets: list[BoardSheet]) -> _Tally:
 
 
 def _bye_points(
-    fmt: EventFormat, store: EventStore, upto: int, sheets: list[BoardSheet], tally: _Tally
+    fmt: EventFormat, store: EventStore, rounds: range, sheets: list[BoardSheet], tally: _Tally
 ) -> defaultdict[int, float]:
-    """Each player's score for the rounds they had a bye in (``bye_score``)."""
+    """Each player's score for the rounds of ``rounds`` they had a bye in (``bye_score``)."""
     out: defaultdict[int, float] = defaultdict(float)
     field_sum: defaultdict[int, float] = defaultdict(float)
     field_count: defaultdict[int, int] = defaultdict(int)
@@ -377,7 +465,7 @@ def _bye_points(
                     field_sum[sheet.round] += h.points
                     field_count[sheet.round] += 1
     for round_no, player in store.byes():
-        if round_no > upto:
+        if round_no not in rounds:
             continue
         if fmt.bye_score == "own-average":
             scored = tally.boards[player]
@@ -403,36 +491,47 @@ def _ranked(
     tally: _Tally,
     byes: defaultdict[int, float],
     penalties: dict[int, float],
+    carried: dict[int, float],
+    stage: StageName | None,
 ) -> list[Standing]:
     def key(p: Player) -> tuple[float, ...]:
         # higher is better for the total and the opponents' and landlord tie-breaks; a lower lot wins
         return (-totals[p.id], *(breaks[p.id][tb] * (1 if tb == "lot" else -1) for tb in fmt.tie_breaks))
 
-    order = sorted(ranked, key=key)
-    rows: list[Standing] = []
-    place = 1
-    for i, p in enumerate(order):
-        decided: TieBreak | None = None
-        if i > 0 and totals[order[i - 1].id] == totals[p.id]:
-            above = breaks[order[i - 1].id]
-            decided = next((tb for tb in fmt.tie_breaks if above[tb] != breaks[p.id][tb]), None)
-        else:
-            place = i + 1  # the first of its total: everyone above scored more
-        rows.append(
-            Standing(
-                rank=i + 1,
-                place=place,
-                player=p,
-                total=totals[p.id],
-                board_points=round(tally.points[p.id], DIGITS),
-                boards=tally.boards[p.id],
-                bye_points=round(byes[p.id], DIGITS),
-                penalties=penalties.get(p.id, 0.0),
-                tie_breaks=breaks[p.id],
-                decided_by=decided,
-            )
+    rows = [
+        Standing(
+            rank=0,
+            place=0,
+            player=p,
+            total=totals[p.id],
+            board_points=round(tally.points[p.id], DIGITS),
+            boards=tally.boards[p.id],
+            bye_points=round(byes[p.id], DIGITS),
+            penalties=penalties.get(p.id, 0.0),
+            tie_breaks=breaks[p.id],
+            decided_by=None,
+            carried=carried.get(p.id, 0.0),
+            stage=stage,
         )
-    return rows
+        for p in sorted(ranked, key=key)
+    ]
+    return _numbered(fmt, rows, 0)
+
+
+def _numbered(fmt: EventFormat, rows: list[Standing], above: int) -> list[Standing]:
+    """``rows`` (in rank order) with their ranks, places and deciding tie-breaks, after the
+    ``above`` players ranked before them."""
+    out: list[Standing] = []
+    place = above + 1
+    for i, row in enumerate(rows):
+        decided: TieBreak | None = None
+        if i > 0 and rows[i - 1].total == row.total:
+            prev = rows[i - 1].tie_breaks
+            decided = next((tb for tb in fmt.tie_breaks if prev[tb] != row.tie_breaks[tb]), None)
+        else:
+            place = above + i + 1  # the first of its total: everyone above scored more
+        out.append(dataclasses.replace(row, rank=above + i + 1, place=place, decided_by=decided))
+    return out
 
 
 def _top_unique(totals: list[float], top: int) -> bool:
@@ -446,5 +545,8 @@ def totals_before(store: EventStore, round_no: int) -> dict[int, float]:
     what Swiss pairing pairs on, the same totals as the standings after round ``round_no - 1``."""
     totals = {p.id: 0.0 for p in store.players()}
     if round_no > 1:
-        totals.update(compute_standings(store, round_no - 1).totals())
+        table = compute_standings(store, round_no - 1)
+        totals.update(table.totals())
+        if table.format.final_after == round_no - 1:  # the final starts from what its players carry in
+            totals.update(_carried(table.format, table.rows, _cut(table.format, store.rounds(), table.rows)))
     return totals
