@@ -252,7 +252,7 @@ def main() -> None:
     p_arena = sub.add_parser("arena")
     p_arena.add_argument("--hands", type=int, default=3000)
     p_arena.add_argument("--seed", type=int, default=2025)
-    p_arena.add_argument("--expectimax", type=str, default="expectimax:depth=1,alpha=1.0")
+    p_arena.add_argument("--expectimax", type=str, default="expectimax-shanten:depth=1,alpha=1.0")
     p_arena.add_argument("--workers", type=int, default=1)
     p_arena.add_argument("--record", type=str, default=None)
     p_arena.add_argument("--out", type=str, default=None)

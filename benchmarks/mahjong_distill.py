@@ -19,7 +19,7 @@ Usage::
 
     .venv/bin/python benchmarks/mahjong_distill.py leaf-cost --data runs/mj-search-3584 --decisions 300
     .venv/bin/python benchmarks/mahjong_distill.py decision-time --data runs/mj-search-3584 --decisions 300 \\
-        --agents "expectimax:leaf=value,ron=classes;expectimax-distill;expectimax-distill:leaf=value"
+        --agents "expectimax;expectimax-distill;expectimax-distill:leaf=value"
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from paiju.mahjong.agents.value import LeafState
 from paiju.mahjong.distill import DistillLeaf
 from paiju.mahjong.game import MahjongObservation
 
-TEACHER = "expectimax:leaf=value,ron=classes"
+TEACHER = "expectimax"
 
 
 def positions(data: str, count: int, test: float) -> list[tuple[MahjongObservation, list[int], int]]:

@@ -199,7 +199,8 @@ def breakdown(record_dir: Path, games: int | None, causes: bool = False) -> dict
     header, rows = _run_rows(record_dir, ["seat_agents", "moves", "deal", "extra"], games)
     spec_a = header["agents"][0]
     greedy = GreedyAgent()
-    undefended = REGISTRY.make(f"{spec_a},defence=false") if causes and "leaf=value" in spec_a else None
+    value_search = spec_a.partition(":")[0] == "expectimax"
+    undefended = REGISTRY.make(f"{spec_a},defence=false") if causes and value_search else None
     tables = shanten_tables()
     keys = ("seat_hands", "ready", "first_ready_discards", "exposure", "live", "ron", "self_draws")
     per_agent = {i: dict.fromkeys(keys, 0) for i in (0, 1)}
@@ -636,7 +637,7 @@ def main() -> None:
 
     record("paired")
     record("deal-in-payments")
-    selfplay("agreement", 20, 5).add_argument("--agent", default="expectimax:leaf=value")
+    selfplay("agreement", 20, 5).add_argument("--agent", default="expectimax:ron=flat")
     selfplay("calibrate", 120, 5000)
     record("breakdown", first_games=True).add_argument(
         "--causes", action="store_true", help="replay A with defence=false on each differing discard (slow)"
@@ -645,7 +646,7 @@ def main() -> None:
     selfplay("leaf-rates", 600, 40000)
     record("leaf-calibration", first_games=True)
     selfplay("speed", 600, 7000).add_argument(
-        "--agents", default="greedy;expectimax:leaf=value,ron=classes,defence=false",
+        "--agents", default="greedy;expectimax:defence=false",
         help="';'-separated specs, the first the reference; TURN@CLAIM splits a seat's turns and claims",
     )
     selfplay("hazard", 1500, 10000)

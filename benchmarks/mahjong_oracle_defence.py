@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     agent = REGISTRY.make(args.agent, seed=0)  # a bad spec fails here, before any journal
     REGISTRY.make(args.baseline, seed=0)
     if args.reads != "model" and not isinstance(agent, ValueExpectimaxAgent):
-        raise ConfigError(f"--reads {args.reads} plugs into an expectimax:leaf=value agent: {args.agent!r}")
+        raise ConfigError(f"--reads {args.reads} plugs into an expectimax agent: {args.agent!r}")
     run_id = f"oracle-defence-{args.reads}-{args.seed}"
     # not the number of walls: wall w is the same in any run of the seed, so a run extends
     config = {"specs": list(specs), "reads": args.reads, "seed": args.seed}
@@ -338,7 +338,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("--reads", choices=READS, required=True)
-    r.add_argument("--agent", default="expectimax:leaf=value,ron=classes")
+    r.add_argument("--agent", default="expectimax")
     r.add_argument("--baseline", default="greedy")
     r.add_argument("--walls", type=int, default=100)
     r.add_argument("--seed", type=int, default=14)

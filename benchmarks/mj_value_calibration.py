@@ -90,7 +90,7 @@ def main() -> None:
     ap.add_argument("models", nargs="+", type=Path)
     ap.add_argument("--hands", type=int, default=100)
     ap.add_argument("--seed", type=int, default=10_000)
-    ap.add_argument("--agent", default="expectimax")
+    ap.add_argument("--agent", default="expectimax-shanten")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     result = calibration(args.models, args.hands, args.seed, args.agent)

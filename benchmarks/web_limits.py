@@ -151,7 +151,7 @@ def main() -> None:
             print(f"{name:40s} median {med:6.2f} s  runs {[round(t, 2) for t in times]}")
     for kind, spec in (
         ("doudizhu", "search:budget=5000,width=64"),
-        ("mahjong", "expectimax:depth=3,alpha=1.0,claim_depth=3"),
+        ("mahjong", "expectimax-shanten:depth=3,alpha=1.0,claim_depth=3"),
         ("yuxi", "mcts:simulations=20000"),
     ):
         longest = _first_decision(kind, spec, 60.0)

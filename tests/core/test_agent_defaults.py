@@ -83,16 +83,22 @@ def test_mahjong_defaults_are_the_agent_classes() -> None:
     from paiju.mahjong.agents import REGISTRY, ExpectimaxAgent, GreedyAgent
 
     described = REGISTRY.describe()
+    assert described["expectimax-shanten"][0] == {"depth": 2, "alpha": 0.6, "claim_depth": 1}
     assert described["expectimax"][0] == {
+        "depth": 2, "alpha": 0.6, "claim_depth": 1, "prune": "tiles",
+        "defence": True, "deal_in_tai": 2.0, "wait_scale": 0.02, "ron_rate": 0.6, "reads": "fitted",
+        "saved_loss": 940.0, "ron": "classes", "rates": "first",
+    }
+    assert described["expectimax-v1"][0] == {
         "depth": 2, "alpha": 0.6, "claim_depth": 1, "leaf": "shanten", "prune": "tiles",
         "defence": True, "deal_in_tai": 2.0, "wait_scale": 0.02, "ron_rate": 0.6, "reads": "fitted",
         "saved_loss": 940.0, "ron": "flat", "rates": "first",
     }
     assert described["greedy"][0] == {"defence": True}
-    default = REGISTRY.make("expectimax", seed=0)
+    default = REGISTRY.make("expectimax-shanten", seed=0)
     assert isinstance(default, ExpectimaxAgent)
     assert (default.depth, default.alpha, default.claim_depth) == (2, 0.6, 1)
-    tuned = REGISTRY.make("expectimax:depth=3,alpha=0.5", seed=0)
+    tuned = REGISTRY.make("expectimax-shanten:depth=3,alpha=0.5", seed=0)
     assert isinstance(tuned, ExpectimaxAgent)
     assert (tuned.depth, tuned.alpha, tuned.claim_depth) == (3, 0.5, 1)
     folding = REGISTRY.make("greedy:defence=false")

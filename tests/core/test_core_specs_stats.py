@@ -140,3 +140,14 @@ def test_a_name_that_changed_meaning_keeps_its_old_agent_under_a_versioned_name(
     with pytest.raises(ConfigError, match="unknown parameter 'speed'"):
         reg.resolve("search:speed=1")
     assert str(reg.resolve("search-v1:mode=fast")) == "search-v1:mode=fast"
+
+
+def test_a_spec_recorded_before_a_name_changed_resolves_to_the_kept_agent() -> None:
+    reg = AgentRegistry("testgame")
+    reg.register("search", lambda seed, **kw: UniformRandomAgent(seed), {"budget": 200},
+                 limits={"budget": (1, 10_000)}, revision=2)
+    reg.register("search-v1", lambda seed, **kw: UniformRandomAgent(seed), {"budget": 200, "mode": "slow"},
+                 limits={"budget": (1, 10_000)}, superseded_by="search", was="search")
+    assert str(reg.recorded("search:mode=fast")) == "search-v1:mode=fast"
+    assert str(reg.recorded("search")) == "search-v1"
+    assert str(reg.resolve("search:budget=5")) == "search:budget=5"  # today's meaning

@@ -166,7 +166,9 @@ def _custom_pool() -> Any:
 
 WORK = {
     "doudizhu search": _agent_move("doudizhu", "search:budget=400,width=4", _ddz_position),
-    "mahjong expectimax": _agent_move("mahjong", "expectimax:depth=2,alpha=1.0", _mahjong_turn),
+    "mahjong expectimax-shanten": _agent_move(
+        "mahjong", "expectimax-shanten:depth=2,alpha=1.0", _mahjong_turn
+    ),
     "yuxi mcts (and the generic MCTS)": _agent_move("yuxi", "mcts:simulations=200", _yuxi_turn),
     "dih value": _dih_value,
     "deal selection": _selection,
@@ -193,7 +195,7 @@ def test_every_search_and_analysis_loop_checks_as_it_goes(name: str) -> None:
 def test_moves_without_a_deadline_are_the_moves_with_a_distant_one() -> None:
     specs = [
         ("doudizhu", "search:budget=60,width=4", _ddz_position),
-        ("mahjong", "expectimax", _mahjong_turn),
+        ("mahjong", "expectimax-shanten", _mahjong_turn),
         ("yuxi", "mcts:simulations=60", _yuxi_turn),
     ]
     for kind, spec, position in specs:

@@ -36,7 +36,7 @@ BAD_FIELDS: list[tuple[str, str, Any]] = [
     ("doudizhu", "scoring", "x"), ("doudizhu", "seed", -1), ("doudizhu", "seed", 1.5),
     ("doudizhu", "bidding", "yes"), ("doudizhu", "extra", 1),
     ("mahjong", "seat", 4), ("mahjong", "agents", ["greedy"] * 2), ("mahjong", "flowers", 1),
-    ("mahjong", "agents", ["greedy", "greedy", "expectimax:depth=99"]),
+    ("mahjong", "agents", ["greedy", "greedy", "expectimax-shanten:depth=99"]),
     ("yuxi", "board", "9x9"), ("yuxi", "decks", ["nosuch", "tempest"]), ("yuxi", "decks", ["tempest"]),
     ("yuxi", "agent", ""), ("yuxi", "seat", 2), ("yuxi", "cards_toml", "[[card]]\nkey = 1"),
 ]

@@ -65,18 +65,18 @@ def _turn_observations(count: int, seed: int, agent: str = "greedy") -> list[Dec
 # ---- registry and legal play ---------------------------------------------------------------------
 def test_registry_names_specs_and_errors() -> None:
     assert REGISTRY.names() == [
-        "ddqn", "dqn", "expectimax", "expectimax-ddqn", "expectimax-distill", "expectimax-dqn", "greedy",
-        "random", "supervised",
+        "ddqn", "dqn", "expectimax", "expectimax-ddqn", "expectimax-distill", "expectimax-dqn",
+        "expectimax-shanten", "expectimax-v1", "greedy", "random", "supervised",
     ]
-    agent = REGISTRY.make("expectimax:depth=1,alpha=0.5", seed=3)
+    agent = REGISTRY.make("expectimax-shanten:depth=1,alpha=0.5", seed=3)
     assert isinstance(agent, ExpectimaxAgent) and agent.depth == 1 and agent.alpha == 0.5
     assert isinstance(REGISTRY.make("greedy:defence=false"), GreedyAgent)
     with pytest.raises(ConfigError, match="unknown parameter 'beta'"):
-        REGISTRY.make("expectimax:beta=1")
+        REGISTRY.make("expectimax-shanten:beta=1")
     with pytest.raises(ConfigError, match=r"alpha=1.5 is above the maximum 1 \(allowed 0.01..1\)"):
-        REGISTRY.make("expectimax:alpha=1.5")
+        REGISTRY.make("expectimax-shanten:alpha=1.5")
     with pytest.raises(ConfigError, match="depth"):
-        REGISTRY.make("expectimax:depth=0")
+        REGISTRY.make("expectimax-shanten:depth=0")
     with pytest.raises(ConfigError, match="unknown mahjong agent"):
         REGISTRY.make("minimax")
 
@@ -86,7 +86,7 @@ def test_every_agent_plays_legal_hands_to_the_end() -> None:
     lineups = [
         ["random", "random", "random", "random"],
         ["greedy", "random", "greedy:defence=false", "random"],
-        ["expectimax:depth=1,alpha=1.0", "greedy", "expectimax:depth=1,alpha=0.5", "random"],
+        ["expectimax-shanten:depth=1,alpha=1.0", "greedy", "expectimax-shanten:depth=1,alpha=0.5", "random"],
     ]
     for i, specs in enumerate(lineups):
         for seed in range(2):
@@ -438,7 +438,7 @@ def test_expectimax_values_wins_by_the_games_tai_table() -> None:
     assert obs.config.tai.concealed_self_draw == 3
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "expectimax:depth=1"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "expectimax-shanten:depth=1"])
 def test_every_agent_plays_legally_under_non_default_rules(spec: str) -> None:
     from paiju.mahjong.config import TaiTable
 

@@ -52,14 +52,14 @@ def test_shanten_bad_hand_is_one_line_and_exit_code_2() -> None:
 
 def test_play_prints_a_transcript_with_the_scoring_breakdown() -> None:
     # seed 3: greedy seat 1 wins on a discard (the transcript must show its payment and tai)
-    args = ["mahjong", "play", "--agents", "greedy,greedy,expectimax:depth=1,random", "--seed", "3"]
+    args = ["mahjong", "play", "--agents", "greedy,greedy,expectimax-shanten:depth=1,random", "--seed", "3"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "dealer seat 0" in out and "東0 greedy:" in out
     assert "WIN: seat" in out and " tai × 500" in out and "points:" in out
     data = json.loads(runner.invoke(app, [*args, "--json"]).output)
-    assert data["agents"][2] == "expectimax:depth=1" and data["moves"]
+    assert data["agents"][2] == "expectimax-shanten:depth=1" and data["moves"]
     assert sum(data["result"]["deltas"]) == 0
     for win in data["result"]["wins"]:
         for payment in win["payments"]:

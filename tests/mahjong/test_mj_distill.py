@@ -30,7 +30,7 @@ from paiju.mahjong.model_files import MODEL_DIR
 from paiju.mahjong.shanten import suit_indices
 from paiju.mahjong.tiles import NUM_KINDS
 
-TEACHER = "expectimax:leaf=value,depth=1"
+TEACHER = "expectimax:depth=1,ron=flat"
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +220,7 @@ def test_leaf_values_batched_equal_one_by_one() -> None:
 
 def test_an_untrained_value_head_is_the_analytic_leaf_and_plays_as_the_teacher() -> None:
     net = D.DistillNet((8,), (8,)).eval()
-    teacher = REGISTRY.make("expectimax:leaf=value,ron=classes,depth=1", seed=0)
+    teacher = REGISTRY.make("expectimax:depth=1", seed=0)
     assert isinstance(teacher, ValueExpectimaxAgent)
     leaf = D.DistillLeaf(net, teacher.leaf_evaluator)
     student = ValueExpectimaxAgent(depth=1, ron="classes", leaf_evaluator=leaf)
@@ -275,7 +275,7 @@ def test_the_registry_declares_the_factorys_defaults_and_refuses_the_teacher_its
     assert keyword_defaults(D.make_agent, *DISTILL_DEFAULTS) == DISTILL_DEFAULTS
     assert REGISTRY.describe()["expectimax-distill"][0] == DISTILL_DEFAULTS
     path = tmp_path / "m.pt"
-    D.save_model(path, D.DistillModel(random_net(), "expectimax:leaf=value,ron=classes"))
+    D.save_model(path, D.DistillModel(random_net(), "expectimax"))
     with pytest.raises(ConfigError, match="order=shanten with leaf=value"):
         REGISTRY.make(f"expectimax-distill:model={path},order=shanten,leaf=value")
     agent = REGISTRY.make(f"expectimax-distill:model={path},order=shanten,alpha=0.5", seed=1)

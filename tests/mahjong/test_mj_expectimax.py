@@ -96,7 +96,7 @@ def test_keeps_the_single_wait_that_completes_the_higher_tai_hand() -> None:
     assert GreedyAgent().act(obs, legal) == _kind("1z")  # more tiles
     agent = ValueExpectimaxAgent(depth=1)
     assert agent.act(obs, legal) == _kind("5p")  # more points
-    assert REGISTRY.make("expectimax:leaf=value").act(obs, legal) == _kind("5p")  # the spec too
+    assert REGISTRY.make("expectimax:ron=flat").act(obs, legal) == _kind("5p")  # the spec too
 
 
 def test_a_changed_tai_table_changes_the_choice() -> None:
@@ -401,10 +401,10 @@ def test_ron_classes_keeps_the_single_wait_opponents_throw() -> None:
     flat = ValueExpectimaxAgent(depth=1, defence=False)
     flat.act(obs, legal)
     assert flat.last_values[_kind("9m")] == pytest.approx(flat.last_values[_kind("5s")])
-    classes = REGISTRY.make("expectimax:leaf=value,depth=1,defence=false,ron=classes")
+    classes = REGISTRY.make("expectimax:depth=1,defence=false")
     assert classes.act(obs, legal) == _kind("5s")
     with pytest.raises(ConfigError, match="ron_rate applies to ron=flat"):
-        REGISTRY.make("expectimax:leaf=value,ron=classes,ron_rate=0.7")
+        REGISTRY.make("expectimax:ron_rate=0.7")
 
 
 def test_first_step_scale_speeds_a_not_ready_leaf() -> None:
@@ -429,7 +429,7 @@ def test_first_step_scale_speeds_a_not_ready_leaf() -> None:
     assert capped == pytest.approx(0.25)
     with pytest.raises(ConfigError, match="first_step_scale"):
         HandValueEvaluator(first_step_scale=(0.0,))
-    agent = REGISTRY.make("expectimax:leaf=value,rates=selfplay")
+    agent = REGISTRY.make("expectimax:rates=selfplay,ron=flat")
     assert agent.leaf_evaluator.first_step_scale == SELFPLAY_RATES["first_step_scale"]
 
 
@@ -468,12 +468,12 @@ def test_only_draws_near_the_hand_can_lower_its_shanten() -> None:
 
 # ---- the old agent and the registry -------------------------------------------------------------
 def test_leaf_shanten_is_the_old_agent_move_for_move() -> None:
-    default = REGISTRY.make("expectimax:leaf=shanten")
-    assert type(default) is ExpectimaxAgent and type(REGISTRY.make("expectimax")) is ExpectimaxAgent
+    default = REGISTRY.make("expectimax-shanten")
+    assert type(default) is ExpectimaxAgent and type(REGISTRY.make("expectimax-shanten")) is ExpectimaxAgent
     assert (default.depth, default.alpha, default.claim_depth) == (2, 0.6, 1)  # the old defaults
     assert type(default.leaf).__name__ == "WinningSpeedEvaluator"
     # move for move (depth 1 keeps the test fast; the code path is the same)
-    old, spec = ExpectimaxAgent(depth=1), REGISTRY.make("expectimax:leaf=shanten,depth=1")
+    old, spec = ExpectimaxAgent(depth=1), REGISTRY.make("expectimax-shanten:depth=1")
     players = [GreedyAgent() for _ in range(4)]
     compared = 0
     for seed in (31, 32, 33):
@@ -489,15 +489,48 @@ def test_leaf_shanten_is_the_old_agent_move_for_move() -> None:
 
 
 def test_registry_builds_and_checks_the_value_agent() -> None:
-    agent = REGISTRY.make("expectimax:leaf=value,prune=kinds,defence=false,depth=1")
+    agent = REGISTRY.make("expectimax:prune=kinds,defence=false,depth=1,ron=flat")
     assert isinstance(agent, ValueExpectimaxAgent) and agent.prune == "kinds" and not agent.defence
     for bad in ("expectimax:prune=bits", "expectimax:leaf=dqn", "expectimax:wait_scale=2"):
         with pytest.raises(ConfigError):
             REGISTRY.make(bad)
     with pytest.raises(ConfigError):
         ValueExpectimaxAgent(prune="none")
-    # a value-leaf parameter with the (default) shanten leaf would be ignored: refused instead
+    # the superseded spec, as it was: a value-leaf parameter with its default shanten leaf
+    # would be ignored, so it is refused
     with pytest.raises(ConfigError, match="defence, prune only apply to leaf=value"):
-        REGISTRY.make("expectimax:prune=kinds,defence=false")
+        REGISTRY.make("expectimax-v1:prune=kinds,defence=false")
     with pytest.raises(ConfigError, match="ron only applies to leaf=value"):
-        REGISTRY.make("expectimax:ron=classes")
+        REGISTRY.make("expectimax-v1:ron=classes")
+    # today's expectimax no longer takes leaf, and says what to write instead
+    with pytest.raises(ConfigError, match=r"expectimax no longer takes leaf: .*expectimax-shanten"):
+        REGISTRY.make("expectimax:leaf=shanten")
+
+
+def test_names_are_digest_equal_to_what_they_were() -> None:
+    """The settled names build the agents the old spec built, move for move: expectimax is
+    the old expectimax:leaf=value,ron=classes, expectimax-shanten the old default, and a spec
+    recorded before the change (plain expectimax) resolves to expectimax-v1."""
+    assert str(REGISTRY.recorded("expectimax")) == "expectimax-v1"
+    recorded = REGISTRY.recorded("expectimax:leaf=value,ron=classes")
+    assert str(recorded) == "expectimax-v1:leaf=value,ron=classes"
+    assert REGISTRY.revision("expectimax") == 2 and REGISTRY.revision("expectimax-shanten") == 1
+    pairs = [
+        ("expectimax:depth=1", "expectimax-v1:leaf=value,ron=classes,depth=1"),
+        ("expectimax:depth=1,ron=flat", "expectimax-v1:leaf=value,depth=1"),
+        ("expectimax-shanten:depth=1", "expectimax-v1:depth=1"),
+    ]
+    players = [GreedyAgent() for _ in range(4)]
+    for new_spec, old_spec in pairs:
+        new, old = REGISTRY.make(new_spec, seed=4), REGISTRY.make(old_spec, seed=4)
+        compared = 0
+        for seed in (41, 42):
+            state = GAME.new_hand(seed=seed)
+            while not state.is_terminal():
+                seat = state.current_player()
+                obs, legal = state.observation(seat), state.legal_actions()
+                if seat == 1:
+                    assert new.act(obs, legal) == old.act(obs, legal), (new_spec, old_spec)
+                    compared += 1
+                state.apply(players[seat].act(obs, legal))
+        assert compared > 10

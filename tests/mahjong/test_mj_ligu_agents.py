@@ -19,7 +19,7 @@ from paiju.mahjong.game import PASS, PUNG, WIN, MahjongGame, MahjongState, Phase
 from paiju.mahjong.scoring import is_complete, is_ligu
 from paiju.mahjong.tiles import NUM_KINDS, Tile, parse_counts
 
-AGENTS = ("greedy", "expectimax", "expectimax:leaf=value")
+AGENTS = ("greedy", "expectimax-shanten", "expectimax:ron=flat")
 EIGHT_PAIRS = "1199m1199p11s22z33z55z"  # 16 tiles: ready for 嚦咕嚦咕 on any of its eight kinds
 
 

@@ -71,8 +71,8 @@ def test_deal_in_log_loss_counts_only_the_held_kinds_of_turns() -> None:
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("search") / "data"
-    S.generate(S.SearchDataConfig(out=str(out), hands=4, seed=3, teacher="expectimax:leaf=value,depth=1",
-                                  players=("expectimax:leaf=value,depth=1", "greedy"), chunk=2))
+    S.generate(S.SearchDataConfig(out=str(out), hands=4, seed=3, teacher="expectimax:depth=1,ron=flat",
+                                  players=("expectimax:depth=1,ron=flat", "greedy"), chunk=2))
     return out
 
 
@@ -84,14 +84,14 @@ def test_the_samples_are_the_datas_decisions_per_opponent(data: Path) -> None:
     ready = con.execute(
         "SELECT list_sum(list_transform(opp_ready, lambda x: x::INT)) FROM decisions").fetchall()
     assert int(s.ready.sum()) == sum(r[0] for r in ready)
-    assert set(s.opponent.tolist()) <= {"expectimax:depth=1,leaf=value", "greedy"}
+    assert set(s.opponent.tolist()) <= {"expectimax:depth=1,ron=flat", "greedy"}
 
 
 def test_a_tiny_run_trains_resumes_to_the_same_weights_and_plugs_in(data: Path, tmp_path: Path) -> None:
     cfg = T.ReaderConfig(data=str(data), out=str(tmp_path / "whole"), epochs=2, hidden=(16,), batch=64,
                          greedy_test_hands=0)
     report = T.train(cfg)
-    assert set(report["held_out_by_opponent"]) == {"expectimax:depth=1,leaf=value", "greedy"}
+    assert set(report["held_out_by_opponent"]) == {"expectimax:depth=1,ron=flat", "greedy"}
     assert len(report["epochs"]) == 2
     split = T.ReaderConfig(**{**cfg.__dict__, "out": str(tmp_path / "split"), "epochs": 1})
     T.train(split)
@@ -115,4 +115,5 @@ def test_a_tiny_run_trains_resumes_to_the_same_weights_and_plugs_in(data: Path, 
 
 def test_a_left_out_type_the_data_lacks_is_refused(data: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="none of the data's players"):
-        T.train(T.ReaderConfig(data=str(data), out=str(tmp_path / "x"), leave_out="expectimax", epochs=1))
+        T.train(T.ReaderConfig(data=str(data), out=str(tmp_path / "x"), leave_out="expectimax-shanten",
+                               epochs=1))

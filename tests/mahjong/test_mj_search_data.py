@@ -18,7 +18,7 @@ from paiju.mahjong.game import WIN, MahjongGame, Phase
 from paiju.mahjong.tiles import NUM_KINDS, Meld, MeldType, parse_counts
 
 # a cheap teacher (depth 1) and table, so a hand takes a fraction of a second
-TEACHER = "expectimax:leaf=value,depth=1,claim_depth=1"
+TEACHER = "expectimax:depth=1,claim_depth=1,ron=flat"
 PLAYERS = (TEACHER, "greedy")
 
 

@@ -126,7 +126,7 @@ def test_rewards_of_a_recorded_hand_are_the_shaped_search_values_and_the_final_s
 def test_recommend_returns_the_acted_move_and_its_searched_value() -> None:
     game = MahjongGame()
     state = game.new_hand(seed=11)
-    agent = REGISTRY.make("expectimax:depth=1")
+    agent = REGISTRY.make("expectimax-shanten:depth=1")
     assert isinstance(agent, ExpectimaxAgent)
     checked = 0
     while not state.is_terminal() and checked < 30:

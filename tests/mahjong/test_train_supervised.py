@@ -31,7 +31,7 @@ from paiju.mahjong.train_supervised import (
     train,
 )
 
-EXPERT = "expectimax:depth=1"  # the strong search's cheap depth: a hand in ~0.05 s
+EXPERT = "expectimax-shanten:depth=1"  # the strong search's cheap depth: a hand in ~0.05 s
 
 
 @pytest.fixture(autouse=True)

@@ -27,7 +27,7 @@ PROMPT_S = 5.0
 LIMITS = WebLimits()
 SPAN = (LIMITS.dih_total_cells - 1) // LIMITS.dih_rounds  # the widest law the lattice limit accepts
 SEARCH = "search:budget=5000,width=64"
-EXPECTIMAX = "expectimax:depth=3,alpha=1.0,claim_depth=3"
+EXPECTIMAX = "expectimax-shanten:depth=3,alpha=1.0,claim_depth=3"
 FLOOD: list[tuple[str, dict[str, Any]]] = [
     *[("/api/games/doudizhu", {"seat": 2, "agents": [SEARCH] * 2, "seed": s}) for s in range(4)],
     *[("/api/games/mahjong", {"seat": 3, "agents": [EXPECTIMAX] * 3, "seed": s}) for s in range(2)],

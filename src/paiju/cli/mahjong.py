@@ -547,7 +547,7 @@ def discard_data_command(
     out: Annotated[Path, opt.out_file("The Parquet file to write.")],
     agent: Annotated[
         str, typer.Option("--agent", "-a", help=agents_help("The expert agent of all four seats.", "mahjong"))
-    ] = "expectimax",
+    ] = "expectimax-shanten",
     hands: Annotated[int, opt.hands("Hands to play.")] = 1000,
     seed: opt.Seed = 0,
     workers: Annotated[int, opt.workers("Processes (same rows with any).")] = 1,
@@ -578,9 +578,7 @@ def search_data_command(
     out: Annotated[Path, opt.out_dir("The output folder.")],
     hands: Annotated[int, opt.hands("Hands to play.")] = 1000,
     seed: opt.Seed = 0,
-    teacher: Annotated[str, typer.Option(help="The value search that labels every decision.")] = (
-        "expectimax:leaf=value,ron=classes"
-    ),
+    teacher: Annotated[str, typer.Option(help="The value search that labels every decision.")] = "expectimax",
     player: Annotated[
         list[str] | None,
         typer.Option(
@@ -745,7 +743,7 @@ def table4_command(
     ] = "",
     baseline: Annotated[
         str, typer.Option("--baseline", "-b", help=agents_help("The opponent of every row.", "mahjong"))
-    ] = "expectimax",
+    ] = "expectimax-shanten",
     walls: Annotated[
         int | None,
         typer.Option(
@@ -786,7 +784,7 @@ def alpha_sweep_command(
     depths: Annotated[str, typer.Option(help="Comma-separated depths (1-3).")] = "1,2",
     baseline: Annotated[
         str, typer.Option("--baseline", "-b", help=agents_help("The opponent of every point.", "mahjong"))
-    ] = "expectimax",
+    ] = "expectimax-shanten",
     walls: Annotated[
         int, typer.Option(min=1, max=MAX_HANDS // 6, help="Walls per point (x6 seatings = hands).")
     ] = 10,

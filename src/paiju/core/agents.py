@@ -139,6 +139,7 @@ class AgentRegistry:
     _revisions: dict[str, int] = field(default_factory=dict)
     _superseded: dict[str, str] = field(default_factory=dict)
     _removed: dict[str, dict[str, str]] = field(default_factory=dict)
+    _earlier: dict[str, str] = field(default_factory=dict)
 
     def register(
         self,
@@ -154,6 +155,7 @@ class AgentRegistry:
         revision: int = 1,
         superseded_by: str | None = None,
         removed: dict[str, str] | None = None,
+        was: str | None = None,
     ) -> None:
         """``factory(seed=..., **params)`` builds the agent; ``defaults`` fixes keys and types.
 
@@ -168,7 +170,9 @@ class AgentRegistry:
         up (an arena run recorded under the old meaning is then not resumed under the new
         one) and the old agent stays registered under a versioned name with
         ``superseded_by`` saying what replaces it, so old command lines still build it.
-        ``removed`` maps a parameter the name no longer takes to what to write instead.
+        ``removed`` maps a parameter the name no longer takes to what to write instead, and
+        ``was`` names the agent whose first meaning this versioned one keeps, so a spec
+        recorded before the change resolves to it (:meth:`recorded`).
         """
         defaults = dict(defaults or {})
         limits = dict(limits or {})
@@ -193,6 +197,8 @@ class AgentRegistry:
         if superseded_by is not None:
             self._superseded[name] = superseded_by
         self._removed[name] = dict(removed or {})
+        if was is not None:
+            self._earlier[was] = name
 
     def check_shared(self, spec: AgentSpec, text: str) -> None:
         """Refuse what a client of a shared host (the web app) may not set in spec ``text``: a
@@ -215,6 +221,17 @@ class AgentRegistry:
     def choices(self, name: str) -> dict[str, tuple[str, ...]]:
         """The allowed values of each closed string parameter of agent ``name``."""
         return dict(self._choices[name])
+
+    def recorded(self, text: str) -> AgentSpec:
+        """Resolve a spec written before any name changed meaning (data, models and records
+        that do not say which names they used): a name whose first meaning is now kept under
+        a versioned name resolves to that one (``expectimax`` -> ``expectimax-v1``)."""
+        name, _ = parse_agent_spec(text)
+        earlier = self._earlier.get(name)
+        if earlier is None:
+            return self.resolve(text)
+        _, sep, rest = text.strip().partition(":")
+        return self.resolve(earlier + sep + rest)
 
     def revision(self, name: str) -> int:
         """How many meanings agent ``name`` has had (1: the first)."""

@@ -1,6 +1,6 @@
 """Discard decisions of an expert agent, for the supervised baselines (``paiju mahjong discard-data``).
 
-    paiju mahjong discard-data --agent expectimax --hands 2000 --seed 0 --out mj-discards.parquet
+    paiju mahjong discard-data --agent expectimax-shanten --hands 2000 --seed 0 --out mj-discards.parquet
 
 Hand ``i`` of a job is played by four seats of the agent ``SPEC`` through
 :func:`paiju.core.protocol.play_game`: the wall from ``derive_seed(hand_seed, WALL)``, seat
@@ -72,7 +72,7 @@ class DataConfig:
     job of both, so a job may be run again with more hands: the chunks written are kept)."""
 
     out: str
-    agent: str = "expectimax"
+    agent: str = "expectimax-shanten"
     hands: int = 1000
     seed: int = 0
     workers: int = 1

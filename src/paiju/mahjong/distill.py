@@ -1,7 +1,7 @@
 """A network distilled from the value Expectimax: it prunes the tree and values its leaves
 (``expectimax-distill``).
 
-The teacher, ``expectimax:leaf=value,ron=classes``, values every discard it expands, and
+The teacher, ``expectimax``, values every discard it expands, and
 :mod:`paiju.mahjong.search_data` stores those values for every decision of a table of mixed
 players. Two small heads learn them (``paiju.mahjong.train_distill``):
 
@@ -48,7 +48,7 @@ from torch import nn
 
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
-from paiju.mahjong.agents import DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
+from paiju.mahjong.agents import AGENT_NAMES, DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
 from paiju.mahjong.agents.expectimax import LeafBatch, SearchContext, SearchNode
 from paiju.mahjong.agents.value import (
     DealInRisk,
@@ -312,7 +312,8 @@ def save_model(path: str | Path, model: DistillModel) -> Path:
 
     net = model.net
     return save_payload(path, {
-        "format": DISTILL_FORMAT, "teacher": model.teacher, "value_hidden": list(net.value_hidden),
+        "format": DISTILL_FORMAT, "teacher": model.teacher, "agent_names": AGENT_NAMES,
+        "value_hidden": list(net.value_hidden),
         "order_hidden": list(net.order_hidden), "residual": net.residual, "state_dict": net.state_dict(),
     })
 
@@ -343,7 +344,10 @@ def load_model(model: str = "") -> DistillModel:
                             hint="train one with python -m paiju.mahjong.train_distill")
         net = DistillNet(tuple(data["value_hidden"]), tuple(data["order_hidden"]), bool(data["residual"]))
         net.load_state_dict(data["state_dict"])
-        got = DistillModel(net.eval(), str(data["teacher"]))
+        teacher = str(data["teacher"])
+        if data.get("agent_names", 1) < AGENT_NAMES:  # a model from before the names were settled
+            teacher = str(REGISTRY.recorded(teacher))
+        got = DistillModel(net.eval(), teacher)
         teacher_agent(got.teacher)  # refused here, not at the first decision
         _MODELS[key] = got
     return got
@@ -353,7 +357,7 @@ def teacher_agent(spec: str, seed: SeedLike = None) -> ValueExpectimaxAgent:
     """The teacher of a model, as an agent (its search settings are the distilled agent's)."""
     agent = REGISTRY.make(spec, seed=seed)
     if not isinstance(agent, ValueExpectimaxAgent):
-        raise ConfigError(f"a distilled model's teacher must be a value search (expectimax:leaf=value,...), "
+        raise ConfigError(f"a distilled model's teacher must be a value search (expectimax, ...), "
                           f"got {spec!r}")
     return agent
 
@@ -538,7 +542,7 @@ def make_agent(
                           f"one of {DISTILL_CHOICES['leaf']}, got order={order!r}, leaf={leaf!r}")
     if order == "shanten" and leaf == "value":
         raise ConfigError("expectimax-distill: order=shanten with leaf=value uses no network: that is the "
-                          "teacher itself (expectimax:leaf=value,ron=classes)")
+                          "teacher itself (expectimax)")
     if threads > 0:
         torch.set_num_threads(threads)
     distilled = load_model(model)

@@ -57,15 +57,15 @@ from paiju.core.errors import ConfigError, CorruptRecordError
 from paiju.core.protocol import CHANCE, State, play_game
 from paiju.core.rng import derive_seed
 from paiju.core.runner import Backend, Progress, progress_reporter, run_tasks
-from paiju.mahjong.agents import REGISTRY
+from paiju.mahjong.agents import AGENT_NAMES, REGISTRY
 from paiju.mahjong.game import NUM_PLAYERS, WIN, MahjongGame, MahjongObservation, MahjongState, Phase
 from paiju.mahjong.scoring import waits
 from paiju.mahjong.tiles import NUM_KINDS
 
 DATA_FORMAT = "paiju-mj-search-1"
-TEACHER = "expectimax:leaf=value,ron=classes"
+TEACHER = "expectimax"
 """The strongest search measured (docs/results/mahjong-expectimax.md)."""
-PLAYERS = (TEACHER, "expectimax", "greedy")
+PLAYERS = (TEACHER, "expectimax-shanten", "greedy")
 """The default table: the teacher, the first Expectimax and greedy, drawn per seat."""
 # derive_seed keys: hand i is derive_seed(seed, HAND, i); within it the wall, the seats, the
 # line-up and the teacher
@@ -120,7 +120,8 @@ class SearchDataConfig:
 
     def identity(self) -> dict[str, Any]:
         return {"format": DATA_FORMAT, "teacher": str(REGISTRY.resolve(self.teacher)),
-                "players": [str(REGISTRY.resolve(p)) for p in self.players], "seed": self.seed}
+                "players": [str(REGISTRY.resolve(p)) for p in self.players], "seed": self.seed,
+                "agent_names": AGENT_NAMES}
 
 
 def check_config(cfg: SearchDataConfig) -> tuple[AgentSpec, tuple[AgentSpec, ...]]:
@@ -135,7 +136,7 @@ def check_config(cfg: SearchDataConfig) -> tuple[AgentSpec, tuple[AgentSpec, ...
     teacher = REGISTRY.resolve(cfg.teacher)
     if not hasattr(REGISTRY.make(teacher, seed=0), "last_values"):
         raise ConfigError(f"search-data teacher {teacher} values no options: the teacher must be a "
-                          "value search (expectimax:leaf=value,...)")
+                          "value search (expectimax, ...)")
     players = tuple(REGISTRY.resolve(p) for p in cfg.players)
     for p in players:
         REGISTRY.make(p, seed=0)  # its parameters and ranges, checked by building one
@@ -341,7 +342,8 @@ def generate(cfg: SearchDataConfig, *, progress: Progress = False) -> dict[str, 
 
 # ---- reading --------------------------------------------------------------------------------
 def read_summary(folder: str | Path) -> dict[str, Any]:
-    """The job summary of a finished search-data folder.
+    """The job summary of a finished search-data folder, its agents by today's names
+    (``renamed``: what the folder's own strings, in its rows too, are called today).
 
     Raises:
         ConfigError: no such folder, or the job is not finished.
@@ -358,7 +360,20 @@ def read_summary(folder: str | Path) -> dict[str, Any]:
         raise CorruptRecordError(f"{summary}: not JSON ({err})") from None
     if meta.get("format") != DATA_FORMAT:
         raise CorruptRecordError(f"{folder}: format {meta.get('format')!r}, this paiju reads {DATA_FORMAT!r}")
+    names = player_names(meta)  # data written before the names were settled: today's names
+    meta["teacher"] = names.get(meta["teacher"], meta["teacher"])
+    meta["players"] = [names.get(p, p) for p in meta["players"]]
+    meta["renamed"] = names
     return meta
+
+
+def player_names(meta: dict[str, Any]) -> dict[str, str]:
+    """Today's name of each agent spec a search-data folder records (its summary, its rows'
+    ``player``), for data written before the mahjong agent names were settled (``expectimax``
+    then meant today's ``expectimax-v1``); empty for data that uses today's names."""
+    if meta.get("agent_names", 1) >= AGENT_NAMES:
+        return {}
+    return {s: str(REGISTRY.recorded(s)) for s in (meta["teacher"], *meta["players"])}
 
 
 def connect(folder: str | Path) -> Any:
@@ -390,7 +405,27 @@ def replay(wall: Sequence[int], actions: Sequence[int]) -> Iterator[tuple[int, M
         state.apply(int(action))
 
 
-__all__ = ["DATA_FORMAT", "DECISIONS", "HANDS", "PLAYERS", "TEACHER", "HandLabels", "HandTask",
-           "SearchDataConfig", "advantages", "check_config", "connect", "generate", "hand_agent", "hand_task",
-           "hand_wall_seed",
-           "lineup", "oracle_labels", "play_hand", "read_summary", "replay", "tables"]
+__all__ = [
+    "DATA_FORMAT",
+    "DECISIONS",
+    "HANDS",
+    "PLAYERS",
+    "TEACHER",
+    "HandLabels",
+    "HandTask",
+    "SearchDataConfig",
+    "advantages",
+    "check_config",
+    "connect",
+    "generate",
+    "hand_agent",
+    "hand_task",
+    "hand_wall_seed",
+    "lineup",
+    "oracle_labels",
+    "play_hand",
+    "player_names",
+    "read_summary",
+    "replay",
+    "tables",
+]

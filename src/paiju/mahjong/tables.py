@@ -62,7 +62,7 @@ class TableConfig:
 
     out: str
     rows: tuple[Row, ...]
-    baseline: str = "expectimax"
+    baseline: str = "expectimax-shanten"
     walls: int = SCALED_WALLS
     seed: int = 0
     workers: int = 1
@@ -86,7 +86,9 @@ def model_path(models: Path, algorithm: str) -> Path:
     return models / f"mj-{algorithm.removeprefix('expectimax-')}.pt"
 
 
-def table4_rows(models: Path, only: Sequence[str] = TABLE4, baseline: str = "expectimax") -> tuple[Row, ...]:
+def table4_rows(
+    models: Path, only: Sequence[str] = TABLE4, baseline: str = "expectimax-shanten"
+) -> tuple[Row, ...]:
     """Table 4's rows for the algorithms ``only`` with the model files of ``models``.
 
     Raises:

@@ -146,8 +146,8 @@ class TrainConfig:
     ``shaping * V / score_scale``: the same for the shipped runs, which have shaping 1.0).
     0: the paper's plain (Double) DQN; docs/mahjong-training.md §1."""
     behaviour: str = field(
-        default="expectimax",
-        metadata={"help": "The search the seats act with (an expectimax spec, no depth)."},
+        default="expectimax-shanten",
+        metadata={"help": "The search the seats act with (an expectimax agent spec, no depth)."},
     )
     """The search every seat acts with (an Expectimax agent spec, without ``depth``)."""
     behaviour_depth: int = field(

@@ -112,7 +112,7 @@ class Samples:
 
 def data_samples(folder: str | Path) -> Samples:
     """Every labelled decision of a search-data folder, replayed, per opponent."""
-    S.read_summary(folder)
+    renamed = S.read_summary(folder)["renamed"]
     hands = pq.read_table(Path(folder) / "hands.parquet").to_pylist()
     rows = pq.read_table(Path(folder) / "decisions.parquet",
                          columns=["hand", "move", "seat", "phase", "opp_ready", "opp_waits"]).to_pylist()
@@ -135,7 +135,8 @@ def data_samples(folder: str | Path) -> Samples:
                 wait_rows.append(row["opp_waits"][i * NUM_KINDS:(i + 1) * NUM_KINDS])
                 held.append([turn and c > 0 for c in obs.hand])
                 hand_of.append(h["hand"])
-                opponent.append(h["players"][o])
+                player = h["players"][o]
+                opponent.append(renamed.get(player, player))
     return Samples(np.asarray(xs, np.float32), np.asarray(ready, np.float32),
                    np.asarray(wait_rows, np.float32), np.asarray(held, bool), np.asarray(hand_of, np.int64),
                    np.asarray(opponent))

@@ -1,5 +1,6 @@
-"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax:depth=2``, ``expectimax:leaf=value``,
-``dqn``, ``ddqn``, ``expectimax-dqn``, ``expectimax-ddqn``, ``supervised:model=PATH``.
+"""Mahjong agents by name: ``random``, ``greedy``, ``expectimax`` (the strongest search),
+``expectimax-shanten`` (the paper's), ``dqn``, ``ddqn``, ``expectimax-dqn``, ``expectimax-ddqn``,
+``expectimax-distill``, ``supervised:model=PATH``; ``expectimax-v1`` is the superseded spec.
 
 ``REGISTRY`` is what the CLI and the arena use (``paiju.core.registry`` points at it); each
 factory takes the seed and the spec's parameters. The search parts the Double DQN plugs into
@@ -28,11 +29,13 @@ from paiju.mahjong.agents.expectimax import (
 )
 from paiju.mahjong.agents.greedy import GreedyAgent, rank_discards
 from paiju.mahjong.agents.value import (
+    DEAL_IN_TAI,
     RATE_MODES,
     READS,
     RON_MODES,
     RON_RATE,
     SAVED_LOSS,
+    WAIT_SCALE,
     HandValueEvaluator,
     LeafState,
     LeafValueEvaluator,
@@ -46,42 +49,19 @@ def make_expectimax(
     depth: int = 2,
     alpha: float = 0.6,
     claim_depth: int = 1,
-    leaf: str = "shanten",
     prune: str = "tiles",
     defence: bool = True,
-    deal_in_tai: float = 2.0,
-    wait_scale: float = 0.02,
+    deal_in_tai: float = DEAL_IN_TAI,
+    wait_scale: float = WAIT_SCALE,
     ron_rate: float = RON_RATE,
     reads: str = "fitted",
     saved_loss: float = SAVED_LOSS,
-    ron: str = "flat",
+    ron: str = "classes",
     rates: str = "first",
-) -> ExpectimaxAgent:
-    """``leaf=shanten`` (default): the first Expectimax; ``leaf=value``: :class:`ValueExpectimaxAgent`.
-
-    The default stays the shanten-leaf agent, move for move as before (recorded runs that name
-    ``expectimax`` replay), because the value-leaf agent has not yet been measured stronger
-    (docs/results/mahjong-expectimax.md). Its depth counts discard-and-draw layers and it
-    prunes by distinct kinds; ``prune``, ``defence``, ``deal_in_tai``, ``wait_scale``,
-    ``ron_rate``, ``ron``, ``rates``, ``reads`` and ``saved_loss`` belong to ``leaf=value``, and
-    giving one with ``leaf=shanten`` is an error.
-    """
-    if leaf == "shanten":
-        given = {
-            name: value for name, value, default in (
-                ("prune", prune, "tiles"), ("defence", defence, True), ("deal_in_tai", deal_in_tai, 2.0),
-                ("wait_scale", wait_scale, 0.02), ("ron_rate", ron_rate, RON_RATE),
-                ("reads", reads, "fitted"),
-                ("saved_loss", saved_loss, SAVED_LOSS), ("ron", ron, "flat"), ("rates", rates, "first"),
-            ) if value != default
-        }
-        if given:
-            raise ConfigError(
-                f"expectimax: {', '.join(sorted(given))} "
-                f"{'only applies' if len(given) == 1 else 'only apply'} to leaf=value "
-                "(the default leaf is shanten)"
-            )
-        return ExpectimaxAgent(seed, depth=depth, alpha=alpha, claim_depth=claim_depth)
+) -> ValueExpectimaxAgent:
+    """``expectimax``: the strongest search, the value Expectimax (:class:`ValueExpectimaxAgent`)
+    with the ron model by winner classes (docs/mahjong-agents.md; it was
+    ``expectimax:leaf=value,ron=classes`` before the names were settled)."""
     return ValueExpectimaxAgent(
         seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=prune, defence=defence,
         deal_in_tai=deal_in_tai, wait_scale=wait_scale, ron_rate=ron_rate, reads=reads, saved_loss=saved_loss,
@@ -89,7 +69,56 @@ def make_expectimax(
     )
 
 
+def make_expectimax_v1(
+    seed: SeedLike = None,
+    depth: int = 2,
+    alpha: float = 0.6,
+    claim_depth: int = 1,
+    leaf: str = "shanten",
+    prune: str = "tiles",
+    defence: bool = True,
+    deal_in_tai: float = DEAL_IN_TAI,
+    wait_scale: float = WAIT_SCALE,
+    ron_rate: float = RON_RATE,
+    reads: str = "fitted",
+    saved_loss: float = SAVED_LOSS,
+    ron: str = "flat",
+    rates: str = "first",
+) -> ExpectimaxAgent:
+    """``expectimax-v1``: what ``expectimax`` meant until the names were settled, kept so that
+    old command lines and records build the same agent. ``leaf=shanten`` (its default) is
+    today's ``expectimax-shanten``, ``leaf=value`` today's ``expectimax`` with ``ron=flat``
+    by default; ``prune`` and the rest belong to ``leaf=value``, and giving one with
+    ``leaf=shanten`` is an error.
+    """
+    if leaf == "shanten":
+        given = {
+            name: value for name, value, default in (
+                ("prune", prune, "tiles"), ("defence", defence, True),
+                ("deal_in_tai", deal_in_tai, DEAL_IN_TAI), ("wait_scale", wait_scale, WAIT_SCALE),
+                ("ron_rate", ron_rate, RON_RATE),
+                ("reads", reads, "fitted"),
+                ("saved_loss", saved_loss, SAVED_LOSS), ("ron", ron, "flat"), ("rates", rates, "first"),
+            ) if value != default
+        }
+        if given:
+            raise ConfigError(
+                f"expectimax-v1: {', '.join(sorted(given))} "
+                f"{'only applies' if len(given) == 1 else 'only apply'} to leaf=value "
+                "(the default leaf is shanten)"
+            )
+        return ExpectimaxAgent(seed, depth=depth, alpha=alpha, claim_depth=claim_depth)
+    return make_expectimax(
+        seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=prune, defence=defence,
+        deal_in_tai=deal_in_tai, wait_scale=wait_scale, ron_rate=ron_rate, reads=reads, saved_loss=saved_loss,
+        ron=ron, rates=rates,
+    )
+
+
 REGISTRY = AgentRegistry("mahjong")
+AGENT_NAMES = 2
+"""The revision of the mahjong agent names (``expectimax`` became the value search): data and
+models written since say so; earlier ones are read through ``REGISTRY.recorded``."""
 REGISTRY.register(
     "random",
     lambda seed=None: UniformRandomAgent(seed, name="random"),
@@ -104,23 +133,51 @@ REGISTRY.register(
     keyword_defaults(GreedyAgent, "defence"),
     "lowest shanten, then most effective tiles; folds against a ready-looking opponent",
 )
+_VALUE_LIMITS = {
+    "depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3),
+    "deal_in_tai": (0.0, 30.0), "wait_scale": (0.0, 0.5), "ron_rate": (0.0, 3.0),
+    "saved_loss": (0.0, 20000.0),
+}
+_VALUE_CHOICES: dict[str, tuple[str, ...]] = {
+    "prune": ("tiles", "kinds"), "reads": READS, "ron": RON_MODES, "rates": RATE_MODES,
+}
 REGISTRY.register(
     "expectimax",
     make_expectimax,
     keyword_defaults(
-        make_expectimax, "depth", "alpha", "claim_depth", "leaf", "prune", "defence",
+        make_expectimax, "depth", "alpha", "claim_depth", "prune", "defence",
         "deal_in_tai", "wait_scale", "ron_rate", "reads", "saved_loss", "ron", "rates",
     ),
-    "Expectimax over own discards/draws; leaf=shanten (default): shanten-speed leaves, top "
-    "ceil(alpha*kinds) discards; leaf=value: win probability x payment, discard wins, defence, "
-    "top ceil(alpha*tiles)",
-    limits={
-        "depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3),
-        "deal_in_tai": (0.0, 30.0), "wait_scale": (0.0, 0.5), "ron_rate": (0.0, 3.0),
-        "saved_loss": (0.0, 20000.0),
-    },
-    choices={"leaf": ("value", "shanten"), "prune": ("tiles", "kinds"), "reads": READS, "ron": RON_MODES,
-             "rates": RATE_MODES},
+    "the strongest search: Expectimax over own discards/draws, leaves valued as win probability x "
+    "payment, discard wins, defence against the opponents' waits (reads), top ceil(alpha*tiles) "
+    "discards; ron=classes: who deals in by the winner's class",
+    limits=_VALUE_LIMITS,
+    choices=_VALUE_CHOICES,
+    revision=2,
+    removed={"leaf": "expectimax is the value search (the old leaf=value, with ron=classes by default); "
+             "leaf=shanten is expectimax-shanten; the old spec as it was: expectimax-v1:leaf=..."},
+)
+REGISTRY.register(
+    "expectimax-shanten",
+    ExpectimaxAgent,
+    keyword_defaults(ExpectimaxAgent, "depth", "alpha", "claim_depth"),
+    "the paper's Expectimax over own discards/draws: shanten-speed leaves (the probability of "
+    "winning by the wall's end from the shanten), top ceil(alpha*kinds) discards",
+    limits={"depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3)},
+)
+REGISTRY.register(
+    "expectimax-v1",
+    make_expectimax_v1,
+    keyword_defaults(
+        make_expectimax_v1, "depth", "alpha", "claim_depth", "leaf", "prune", "defence",
+        "deal_in_tai", "wait_scale", "ron_rate", "reads", "saved_loss", "ron", "rates",
+    ),
+    "expectimax as it was until the names were settled: the shanten leaf by default, the value leaf "
+    "on request",
+    limits=_VALUE_LIMITS,
+    choices={"leaf": ("value", "shanten"), **_VALUE_CHOICES},
+    superseded_by="expectimax (leaf=value) and expectimax-shanten (leaf=shanten)",
+    was="expectimax",
 )
 
 
@@ -249,6 +306,7 @@ REGISTRY.register(
 )
 
 __all__ = [
+    "AGENT_NAMES",
     "REGISTRY",
     "ExpectimaxAgent",
     "ExpectimaxSearch",
@@ -269,5 +327,6 @@ __all__ = [
     "distance",
     "draws_left",
     "make_expectimax",
+    "make_expectimax_v1",
     "rank_discards",
 ]
