@@ -294,7 +294,7 @@ REGISTRY.register(
     "expectimax-distill",
     _distill_agent,
     DISTILL_DEFAULTS,
-    "the value Expectimax with its teacher's settings (expectimax:leaf=value,ron=classes), pruned "
+    "the value Expectimax with its teacher's settings (expectimax), pruned "
     "by a network distilled from it (order=distill: the top min(ceil(alpha*tiles), kinds) discards by "
     "its advantage head) and its leaves valued by the network's value head (leaf=distill); model = a "
     ".pt of python -m paiju.mahjong.train_distill (empty: the shipped mj-distill.pt); order=shanten or "
