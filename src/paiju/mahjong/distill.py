@@ -46,6 +46,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from paiju.algorithms.mlp import zero_output_mlp
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
 from paiju.mahjong.agents import AGENT_NAMES, DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
@@ -256,18 +257,6 @@ def shanten_after(hand: Sequence[int]) -> list[int]:
 
 
 # ---- the network -----------------------------------------------------------------------------
-def _mlp(width: int, hidden: Sequence[int]) -> nn.Sequential:
-    """An MLP to one output whose last layer starts at zero."""
-    layers: list[nn.Module] = []
-    for h in hidden:
-        layers += [nn.Linear(width, h), nn.ReLU()]
-        width = h
-    last = nn.Linear(width, 1)
-    nn.init.zeros_(last.weight)
-    nn.init.zeros_(last.bias)
-    return nn.Sequential(*layers, last)
-
-
 class DistillNet(nn.Module):
     """The two heads: ``values`` (B, VALUE_INPUTS) -> (B,) points, ``scores`` (B, 34,
     ORDER_INPUTS) -> (B, 34) points. The advantage head is one small network shared by the 34
@@ -279,8 +268,8 @@ class DistillNet(nn.Module):
         self.value_hidden = tuple(value_hidden)
         self.order_hidden = tuple(order_hidden)
         self.residual = residual
-        self.value = _mlp(VALUE_INPUTS, value_hidden)
-        self.order = _mlp(ORDER_INPUTS, order_hidden)
+        self.value = zero_output_mlp(VALUE_INPUTS, value_hidden)
+        self.order = zero_output_mlp(ORDER_INPUTS, order_hidden)
 
     def correction(self, x: torch.Tensor) -> torch.Tensor:
         """The value head's own output in points: the whole value, or with ``residual`` the

@@ -31,6 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from paiju.algorithms.mlp import zero_output_mlp
 from paiju.mahjong.agents.defence import (
     WALL,
     discard_order,
@@ -134,18 +135,6 @@ def _logit(p: torch.Tensor) -> torch.Tensor:
     return torch.log(p) - torch.log1p(-p)
 
 
-def _head(width: int, hidden: Sequence[int]) -> nn.Sequential:
-    """An MLP to one logit whose last layer starts at zero (the residual starts at nothing)."""
-    layers: list[nn.Module] = []
-    for h in hidden:
-        layers += [nn.Linear(width, h), nn.ReLU()]
-        width = h
-    last = nn.Linear(width, 1)
-    nn.init.zeros_(last.weight)
-    nn.init.zeros_(last.bias)
-    return nn.Sequential(*layers, last)
-
-
 class ReaderNet(nn.Module):
     """The reader: one small network shared by the 34 kinds (a kind's channels, its same-suit
     neighbours' within two, its class and the opponent's scalars give its wait logit) and a
@@ -159,8 +148,8 @@ class ReaderNet(nn.Module):
 
     def __init__(self, hidden: Sequence[int] = (64, 64)) -> None:
         super().__init__()
-        self.wait = _head(KIND_CHANNELS * (1 + len(NEIGHBOURS)) + 4 + SCALARS, hidden)
-        self.ready = _head(SCALARS, hidden)
+        self.wait = zero_output_mlp(KIND_CHANNELS * (1 + len(NEIGHBOURS)) + 4 + SCALARS, hidden)
+        self.ready = zero_output_mlp(SCALARS, hidden)
         kind_class = torch.zeros(NUM_KINDS, 4)
         for k in range(NUM_KINDS):
             r = k % 9
