@@ -203,7 +203,8 @@ def data_samples(folder: str | Path, hands: int = 0) -> Samples:
             if got is None:
                 continue
             leaf_row += [len(cols.get("hand", []))] * len(got["leaf_kind"])
-            got["hand_index"], got["move"], got["player"] = h, move, row["player"]
+            player = summary["renamed"].get(row["player"], row["player"])  # today's name
+            got["hand_index"], got["move"], got["player"] = h, move, player
             for key, value in got.items():
                 cols.setdefault(key, []).append(value)
     if not cols:
