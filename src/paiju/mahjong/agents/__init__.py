@@ -172,7 +172,7 @@ REGISTRY.register(
         make_expectimax_v1, "depth", "alpha", "claim_depth", "leaf", "prune", "defence",
         "deal_in_tai", "wait_scale", "ron_rate", "reads", "saved_loss", "ron", "rates",
     ),
-    "expectimax as it was until the names were settled: the shanten leaf by default, the value leaf "
+    "expectimax until its name was settled: the shanten leaf by default, the value leaf "
     "on request",
     limits=_VALUE_LIMITS,
     choices={"leaf": ("value", "shanten"), **_VALUE_CHOICES},
