@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from yuxi_states import random_states, same_encoding
 
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.encoding import HEIGHT, POINT_SCALE, WIDTH, YuxiEncoder
@@ -15,33 +16,13 @@ from paiju.yuxi.game import YuxiConfig, YuxiGame, YuxiState
 DATA = Path(__file__).resolve().parents[2] / "src" / "paiju" / "yuxi" / "data"
 
 
-def _states(game: YuxiGame, seed: int, games: int) -> list[YuxiState]:
-    """Every state (chance nodes included) of a few uniform random games."""
-    rng = np.random.default_rng(seed)
-    out: list[YuxiState] = []
-    for _ in range(games):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            out.append(s.clone())
-            if s.is_chance_node():
-                s.apply(s.sample_chance(rng))
-            else:
-                legal = s.legal_actions()
-                s.apply(legal[int(rng.integers(len(legal)))])
-    return out
-
-
-def _same(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> bool:
-    return bool(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]))
-
-
 @pytest.mark.parametrize("board", list(BOARDS))
 def test_resampling_the_hidden_cards_leaves_the_input_unchanged(board: str) -> None:
     game = YuxiGame(board=board, decks=("tide_guild", "storm_iron"))
     enc = YuxiEncoder(game)
     rng = np.random.default_rng(7)
     hidden_changed = 0
-    for s in _states(game, seed=3, games=3)[::3]:
+    for s in random_states(game, seed=3, games=3)[::3]:
         seat = enc.perspective(s)
         x = enc.encode(s)
         for _ in range(3):
@@ -49,7 +30,7 @@ def test_resampling_the_hidden_cards_leaves_the_input_unchanged(board: str) -> N
             assert isinstance(other, YuxiState)
             hidden_changed += sorted(other.hand[1 - seat]) != sorted(s.hand[1 - seat])
             assert enc.perspective(other) == seat
-            assert _same(enc.encode(other), x)
+            assert same_encoding(enc.encode(other), x)
     # the test has teeth: the redraws did change the opponent's hidden hand
     assert hidden_changed > 10
 
@@ -62,7 +43,7 @@ def test_distinct_observations_encode_differently() -> None:
         decks = ("tide_storm", "guild_iron") if board != "3x3" else ("tide_guild", "storm_iron")
         game = YuxiGame(board=board, decks=decks)
         enc = YuxiEncoder(game)
-        for s in _states(game, seed=11, games=2):
+        for s in random_states(game, seed=11, games=2):
             for seat in (0, 1):
                 obs = s.observation(seat)
                 planes, vector = enc.encode_observation(obs)
@@ -86,7 +67,7 @@ def test_cell_planes_hold_what_the_observation_shows() -> None:
     names = {n: i for i, n in enumerate(enc.plane_names)}
     assert enc.plane_shape == (len(enc.plane_names), HEIGHT, WIDTH) == (len(enc.plane_names), 4, 6)
     checked = 0
-    for s in _states(game, seed=2, games=2)[::5]:
+    for s in random_states(game, seed=2, games=2)[::5]:
         obs = s.observation(1)
         planes = enc.planes(obs)
         for i, cell in enumerate(obs.cells):
@@ -112,7 +93,7 @@ def test_cell_planes_hold_what_the_observation_shows() -> None:
 def test_small_boards_are_padded_with_an_on_board_plane() -> None:
     game = YuxiGame(board="3x3")
     enc = YuxiEncoder(game)
-    s = _states(game, seed=1, games=1)[5]
+    s = random_states(game, seed=1, games=1)[5]
     planes, _ = enc.encode(s)
     expect = np.zeros((4, 6))
     expect[:3, :3] = 1
@@ -165,7 +146,7 @@ def test_version_1_encodes_exactly_as_before(room: tuple[str, tuple[str, str], b
     enc = YuxiEncoder(game)
     digest = hashlib.sha256()
     encoded = 0
-    for s in _states(game, seed=5, games=2):
+    for s in random_states(game, seed=5, games=2):
         for seat in (0, 1):
             planes, vector = enc.encode_observation(s.observation(seat))
             digest.update(planes.tobytes())

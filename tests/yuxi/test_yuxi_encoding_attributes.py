@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from yuxi_states import random_states, same_encoding
 
 from paiju.core.errors import ConfigError
 from paiju.yuxi.board import BOARDS
@@ -29,26 +30,6 @@ from paiju.yuxi.rooms import YuxiRooms
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "paiju" / "yuxi" / "data"
 EXAMPLE = ROOT / "docs" / "yuxi-cards"
-
-
-def _states(game: YuxiGame, seed: int, games: int) -> list[YuxiState]:
-    """Every state (chance nodes included) of a few uniform random games."""
-    rng = np.random.default_rng(seed)
-    out: list[YuxiState] = []
-    for _ in range(games):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            out.append(s.clone())
-            if s.is_chance_node():
-                s.apply(s.sample_chance(rng))
-            else:
-                legal = s.legal_actions()
-                s.apply(legal[int(rng.integers(len(legal)))])
-    return out
-
-
-def _same(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> bool:
-    return bool(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]))
 
 
 @pytest.fixture(scope="module")
@@ -75,12 +56,13 @@ def test_a_card_added_through_the_card_file_changes_no_input(grown_files: tuple[
         assert (a.plane_shape, a.vector_size) == (b.plane_shape, b.vector_size)
         assert a.plane_names == b.plane_names and a.vector_names == b.vector_names
         # random play picks by index, so both tables play the same game
-        for s, t in zip(_states(old, 4, 1), _states(new, 4, 1), strict=True):
+        for s, t in zip(random_states(old, 4, 1), random_states(new, 4, 1), strict=True):
             seat = a.perspective(s)
             if not s.is_chance_node():
                 assert list(map(s.action_to_string, s.legal_actions())) == list(
                     map(t.action_to_string, t.legal_actions()))
-            assert _same(a.encode_observation(s.observation(seat)), b.encode_observation(t.observation(seat)))
+            seen_a, seen_b = s.observation(seat), t.observation(seat)
+            assert same_encoding(a.encode_observation(seen_a), b.encode_observation(seen_b))
     # the card-id channels are the option that ties the inputs to the table again
     with_ids = YuxiAttributeEncoder(YuxiGame(board="3x3", cards_file=cards, decks_file=decks), card_ids=True)
     plain = YuxiAttributeEncoder(YuxiGame(board="3x3"), card_ids=True)
@@ -114,7 +96,7 @@ def test_resampling_the_hidden_cards_changes_no_input(board: str, card_ids: bool
     enc = YuxiAttributeEncoder(game, card_ids=card_ids)
     rng = np.random.default_rng(7)
     hidden_changed = 0
-    for s in _states(game, seed=3, games=3)[::3]:
+    for s in random_states(game, seed=3, games=3)[::3]:
         seat = enc.perspective(s)
         x = enc.encode(s)
         for _ in range(3):
@@ -122,7 +104,7 @@ def test_resampling_the_hidden_cards_changes_no_input(board: str, card_ids: bool
             assert isinstance(other, YuxiState)
             hidden_changed += sorted(other.hand[1 - seat]) != sorted(s.hand[1 - seat])
             assert enc.perspective(other) == seat
-            assert _same(enc.encode(other), x)
+            assert same_encoding(enc.encode(other), x)
     assert hidden_changed > 10  # the redraws did change the opponent's hidden hand
 
 
@@ -136,7 +118,7 @@ def test_the_zones_hold_the_cards_where_they_are() -> None:
     features = np.stack([np.zeros(len(CARD_FEATURES), np.float32)]
                         + [card_features(c, table) for c in table.cards if c is not None])
     checked = 0
-    for s in _states(game, seed=8, games=2)[1::2]:
+    for s in random_states(game, seed=8, games=2)[1::2]:
         for me in (0, 1):
             opp = 1 - me
             obs = s.observation(me)
@@ -209,7 +191,7 @@ def test_a_changed_card_moves_exactly_its_channels_in_the_whole_input(tmp_path: 
     blade = old.table.card("hired_blade").id
     channel = {z: a.vector_names.index(f"{z}:effect:damage_adjacent_enemies.amount") for z in ZONES}
     differing = 0
-    for s, t in zip(_states(old, 2, 1), _states(new, 2, 1), strict=False):
+    for s, t in zip(random_states(old, 2, 1), random_states(new, 2, 1), strict=False):
         if blade in s.card:
             break
         for seat in (0, 1):
@@ -238,7 +220,7 @@ def test_distinct_observations_encode_differently() -> None:
     for board in BOARDS:
         game = YuxiGame(board=board, decks=("tide_storm", "guild_iron"))
         enc = YuxiAttributeEncoder(game)
-        for s in _states(game, seed=11, games=2):
+        for s in random_states(game, seed=11, games=2):
             for seat in (0, 1):
                 obs = s.observation(seat)
                 planes, vector = enc.encode_observation(obs)
