@@ -29,7 +29,7 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +43,7 @@ from paiju.tournament.director.pins import round_pins
 from paiju.tournament.director.results import stored_results
 from paiju.tournament.director.seating import RoundTables, round_tables
 from paiju.tournament.director.standings import BoardSheet, last_released_round, round_sheets
-from paiju.tournament.director.store import EventStore, Player
+from paiju.tournament.director.store import EventStore, Player, Stage
 
 FINISHED: Final = frozenset({"confirmed", "adjusted", "fouled"})
 """A table's status on a board (the standings' sheet) once it has finished with it."""
@@ -205,18 +205,14 @@ def round_view(store: EventStore, round_no: int) -> dict[str, Any]:
     statuses = _statuses(store, tables)
     listed = []
     for table_no, seated in sorted(tables.tables.items()):
-        own = sorted((st for st in stages if st.table_no == table_no), key=lambda st: st.stage)
+        own = _table_stages(stages, table_no)
         listed.append(
             {
                 "table": table_no,
                 "players": [
                     {
                         "seat": position + 1,
-                        **(
-                            _player(tables.players[pid])
-                            if pid is not None
-                            else {"id": None, "name": "sitter"}
-                        ),
+                        **_seated(tables, pid),
                         "hands": [
                             {"board": st.board, "hand": HANDS[st.holders.index(position)]} for st in own
                         ],
@@ -245,9 +241,7 @@ def table_view(store: EventStore, round_no: int, table_no: int) -> dict[str, Any
     entered = {r.board: r for r in stored_results(store, round_no) if r.table_no == table_no}
     seated = tables.tables[table_no]
     codes = [None if pid is None else tables.players[pid].code for pid in seated]
-    stages = sorted(
-        (st for st in store.movement(round_no) if st.table_no == table_no), key=lambda st: st.stage
-    )
+    stages = _table_stages(store.movement(round_no), table_no)
     boards = []
     for st in stages:
         board = tables.boards.get(st.board)
@@ -274,12 +268,29 @@ def table_view(store: EventStore, round_no: int, table_no: int) -> dict[str, Any
         "players": [
             {
                 "seat": i + 1,
-                **(_player(tables.players[pid]) if pid is not None else {"id": None, "name": "sitter"}),
+                **_seated(tables, pid),
             }
             for i, pid in enumerate(seated)
         ],
         "boards": boards,
     }
+
+
+def _seated(tables: RoundTables, pid: int | None) -> dict[str, Any]:
+    """A seat's player, or the sitter filling an odd field."""
+    return _player(tables.players[pid]) if pid is not None else {"id": None, "name": "sitter"}
+
+
+def _table_stages(stages: Iterable[Stage], table_no: int) -> list[Stage]:
+    """A table's stages of the movement, in the order it plays them."""
+    return sorted((st for st in stages if st.table_no == table_no), key=lambda st: st.stage)
+
+
+def adjustment_views(store: EventStore, round_no: int | None = None) -> list[dict[str, Any]]:
+    """The adjustments (of one round, or all), as the director's pages show them."""
+    players = {p.id: p for p in store.players()}
+    chosen = (a for a in adjustments(store) if round_no is None or a.round == round_no)
+    return [adjustment_view(a, players) for a in chosen]
 
 
 def adjustment_view(a: Adjustment, players: dict[int, Player]) -> dict[str, Any]:
@@ -303,7 +314,6 @@ def director_round_view(store: EventStore, round_no: int, who: str) -> dict[str,
     any a round released before PINs existed lacks), every result, the adjustments, how it was
     paired and how its boards were chosen (without the deals' cards)."""
     info = store.round(round_no)
-    players = {p.id: p for p in store.players()}
     report = info.pairing_report
     selection = info.board_selection
     return {
@@ -314,7 +324,7 @@ def director_round_view(store: EventStore, round_no: int, who: str) -> dict[str,
         if info.released_at is not None
         else {},
         "results": [r.as_dict() for r in stored_results(store, round_no)],
-        "adjustments": [adjustment_view(a, players) for a in adjustments(store) if a.round == round_no],
+        "adjustments": adjustment_views(store, round_no),
         "pairing": {
             "method": report.get("method"),
             "seed": info.pairing_seed,

@@ -451,8 +451,7 @@ async def list_adjustments(web: Web, x_director_token: DirectorToken = None) -> 
         return refused
 
     def run(store: EventStore) -> dict[str, Any]:
-        players = {p.id: p for p in store.players()}
-        return {"adjustments": [views.adjustment_view(a, players) for a in adjust.adjustments(store)]}
+        return {"adjustments": views.adjustment_views(store)}
 
     return await _work(served, run)
 
