@@ -917,6 +917,8 @@ class _GumbelRoot:
         self.plan = gumbel.considered_visits(considered, simulations)
         self.root_value = root_value
         self.priors = [ch.prior for ch in children]
+        self.considered = [i for i, g in enumerate(self.draws) if g > -math.inf]
+        """The indices of the moves the Gumbel-top-k sample considers (fixed for the search)."""
 
     def _transformed(self) -> tuple[list[int], list[float]]:
         visits = [ch.visits for ch in self.children]
@@ -927,7 +929,7 @@ class _GumbelRoot:
     def pick(self) -> Node:
         """The root move the next simulation goes through."""
         visits, transformed = self._transformed()
-        considered = [n for n, g in zip(visits, self.draws, strict=True) if g > -math.inf]
+        considered = [visits[i] for i in self.considered]
         k = sum(visits)
         target = self.plan[k] if k < len(self.plan) else max(considered)
         if target not in considered:  # a disturbed count (a collision in a batch): the least visited
@@ -937,7 +939,7 @@ class _GumbelRoot:
     def survivor(self) -> Node:
         """The move to play: the best of the most visited considered moves."""
         visits, transformed = self._transformed()
-        top = max(n for n, g in zip(visits, self.draws, strict=True) if g > -math.inf)
+        top = max(visits[i] for i in self.considered)
         return self.children[gumbel.choose(self.draws, self.log_priors, transformed, visits, top)]
 
     def improved(self) -> dict[Action, float]:

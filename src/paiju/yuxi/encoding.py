@@ -319,7 +319,8 @@ class YuxiAttributeEncoder(YuxiEncoderBase):
 
     def __init__(self, game: YuxiGame, *, card_ids: bool = False) -> None:
         table = game.table
-        features = feature_table(table)
+        attributes = feature_table(table)
+        features = attributes
         names = list(CARD_FEATURES)
         keys = [f"card:{c.key}" for c in table.cards if c is not None]
         if card_ids:
@@ -328,7 +329,7 @@ class YuxiAttributeEncoder(YuxiEncoderBase):
         super().__init__(game, names, features)
         self.card_ids = card_ids
         self.spec = EncoderSpec(2, card_ids=card_ids)
-        self._zone_features = feature_table(table)
+        self._zone_features = attributes
         vector = [f"{z}:{f}" for z in ZONES for f in CARD_FEATURES]
         if card_ids:
             vector += [f"{z}:{k}" for z in ZONES for k in keys]

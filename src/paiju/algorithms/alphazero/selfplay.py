@@ -296,6 +296,16 @@ class NetworkPolicyAgent:
         return action
 
 
+def explore_move(result: SearchResult, rng: np.random.Generator) -> Action:
+    """An opening move of a training game: a draw from the visit counts, or under Gumbel root
+    selection (``result.improved`` set) the halving's survivor, already a sample."""
+    if result.improved:
+        return result.action
+    moves = [a for a, n in result.visits.items() if n]
+    weights = np.array([result.visits[a] for a in moves], dtype=np.float64)
+    return moves[int(rng.choice(len(moves), p=weights / weights.sum()))]
+
+
 class SelfPlayAgent:
     """The self-play player of every seat of one game (see the module docstring).
 
@@ -381,12 +391,8 @@ class SelfPlayAgent:
         # a fast search's policy is not a target (KataGo): too few simulations to improve on the prior
         self.decisions.append(Decision(planes, vector, seat, policy if full else [], root_value(result),
                                        rollouts))
-        if self.settings.gumbel:
-            return result.action  # the halving's survivor: already a sample
         if len(self.decisions) <= self.settings.temperature_moves:
-            moves = [a for a, n in result.visits.items() if n]
-            weights = np.array([result.visits[a] for a in moves], dtype=np.float64)
-            return moves[int(self._rng.choice(len(moves), p=weights / weights.sum()))]
+            return explore_move(result, self._rng)
         return result.action
 
 

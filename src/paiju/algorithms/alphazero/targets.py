@@ -63,8 +63,9 @@ class ValueTarget:
                 share = float("nan")
             if 0.0 <= share <= 1.0:
                 return cls(share, 1.0 - share)
+        names = f"{', '.join(VALUE_TARGETS[:-1])} or {VALUE_TARGETS[-1]}"
         raise ConfigError(
-            f"value target {text!r}: use outcome, root, rollouts or mix:λ with λ in [0, 1] "
+            f"value target {text!r}: use {names} with λ in [0, 1] "
             "(λ x the outcome + (1 - λ) x the root value)"
         )
 

@@ -61,6 +61,7 @@ from paiju.algorithms.alphazero.selfplay import (
     GameSamples,
     SampleArrays,
     Setup,
+    explore_move,
     policy_target,
     rollout_means,
     root_value,
@@ -202,9 +203,7 @@ class _Recorder:
         self.plies.append(ply)
         self.simulations.append(result.simulations)
         if len(self.decisions) <= self.task.temperature_moves:
-            moves = [a for a, n in result.visits.items() if n]
-            weights = np.array([result.visits[a] for a in moves], dtype=np.float64)
-            action = moves[int(self._rng.choice(len(moves), p=weights / weights.sum()))]
+            action = explore_move(result, self._rng)
         return action
 
 
