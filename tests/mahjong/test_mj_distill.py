@@ -22,7 +22,7 @@ from paiju.mahjong import distill as D
 from paiju.mahjong import search_data as S
 from paiju.mahjong import train_distill as T
 from paiju.mahjong.agents import DISTILL_DEFAULTS, REGISTRY, ShantenOrdering, ValueExpectimaxAgent
-from paiju.mahjong.agents.expectimax import LeafBatch, SearchNode
+from paiju.mahjong.agents.expectimax import SearchNode
 from paiju.mahjong.agents.greedy import greedy_turns
 from paiju.mahjong.agents.value import LeafState, ValueSearch, deal_in_risk
 from paiju.mahjong.game import MahjongGame, MahjongObservation
@@ -137,7 +137,7 @@ def turns(count: int, seed: int = 4) -> list[object]:
 def test_pruning_keeps_exactly_the_papers_k_best_by_the_advantage_head() -> None:
     net = random_net()
     agent = ValueExpectimaxAgent()
-    ordering = D.DistillOrdering(net, D.agent_risk(agent))
+    ordering = D.DistillOrdering(net, agent.risk)
     pruned = 0
     for obs in turns(12):
         ctx = agent.context(obs)
@@ -164,7 +164,7 @@ def test_pruning_keeps_exactly_the_papers_k_best_by_the_advantage_head() -> None
 def test_the_ordering_reads_the_risk_at_the_root_only_and_numpy_equals_torch() -> None:
     net = random_net(1)
     agent = ValueExpectimaxAgent()
-    ordering = D.DistillOrdering(net, D.agent_risk(agent))
+    ordering = D.DistillOrdering(net, agent.risk)
     obs = turns(1, 9)[0]
     ctx = agent.context(obs)
     held = [k for k in range(NUM_KINDS) if obs.hand[k]]
@@ -193,29 +193,6 @@ def test_leaf_values_batched_equal_one_by_one() -> None:
     alone = [leaf.evaluate(obs, [lf])[0] for lf in leaves]
     assert batched == pytest.approx(alone, rel=1e-6, abs=1e-3)
     assert not np.allclose(batched, base.evaluate(obs, leaves))  # the head changed the analytic values
-    # the first tree's interface: each 3k+2 leaf of a LeafBatch at its best discard
-    first = D.DistillLeafBatch(leaf)
-    ctx = agent.context(obs)
-    k = next(t for t in range(NUM_KINDS) if obs.hand[t])
-    parent = list(obs.hand)
-    parent[k] -= 1
-    tiles = tuple(t for t in range(NUM_KINDS) if ctx.unseen[t])[:6]
-    batch = LeafBatch(SearchNode(tuple(parent), (k,), (), 1, 0), tiles, (1,) * len(tiles))
-    values = first.evaluate(ctx, batch)
-    one_by_one = [first.evaluate(ctx, LeafBatch(batch.parent, (t,), (1,)))[0] for t in tiles]
-    assert values == pytest.approx(one_by_one, rel=1e-6, abs=1e-3)
-    for t, v in zip(tiles, values, strict=True):
-        hand = list(parent)
-        hand[t] += 1
-        unseen = list(ctx.unseen)
-        unseen[t] -= 1
-        after = []
-        for d in range(NUM_KINDS):
-            if hand[d]:
-                h = list(hand)
-                h[d] -= 1
-                after.append(LeafState(tuple(h), ctx.melds, tuple(unseen), ctx.draws_left - 1, (k, d), (t,)))
-        assert v == pytest.approx(max(leaf.evaluate(obs, after)), rel=1e-6, abs=1e-3)
 
 
 def test_an_untrained_value_head_is_the_analytic_leaf_and_plays_as_the_teacher() -> None:

@@ -23,9 +23,7 @@ players. Two small heads learn them (``paiju.mahjong.train_distill``):
   correction starts at zero: an untrained head *is* the analytic leaf (the table reader's
   design, :mod:`paiju.mahjong.reader`). :class:`DistillLeaf` is the value search's
   :class:`~paiju.mahjong.agents.value.LeafValueEvaluator` (every leaf of a decision in one
-  batch); :class:`DistillLeafBatch` serves the first tree's
-  :class:`~paiju.mahjong.agents.expectimax.LeafEvaluator` (a :class:`LeafBatch` of 3k+2 hands,
-  each valued at its best discard).
+  batch).
 
 Both heads read only what the player sees at the node: its concealed hand, the copies it
 cannot see (its in-tree draws taken out), its melds, its own draws left, the winds, who deals,
@@ -50,16 +48,18 @@ from paiju.algorithms.mlp import zero_output_mlp
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
 from paiju.mahjong.agents import AGENT_NAMES, DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
-from paiju.mahjong.agents.expectimax import LeafBatch, SearchContext, SearchNode
+from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
 from paiju.mahjong.agents.value import (
+    RON_CLASSES,
     DealInRisk,
     LeafState,
     LeafValueEvaluator,
     ValueExpectimaxAgent,
-    deal_in_risk,
+    kind_class,
 )
 from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation
 from paiju.mahjong.model_files import MODEL_DIR, distill_model_file
+from paiju.mahjong.reader import neighbour_index
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import COPIES, NUM_KINDS, Meld
 
@@ -105,21 +105,10 @@ ORDER_INPUTS = 27
 """Per kind: 20 of the kind's own numbers (:func:`order_inputs`), then 7 of the position's."""
 
 
-def _neighbours() -> np.ndarray:
-    """(34, 4): each kind's same-suit kinds at -2, -1, +1, +2, or 34 (a zero column)."""
-    out = np.full((NUM_KINDS, 4), NUM_KINDS)
-    for k in range(27):
-        for j, d in enumerate((-2, -1, 1, 2)):
-            if 0 <= k % 9 + d <= 8:
-                out[k, j] = k + d
-    return out
-
-
-NEIGHBOURS = _neighbours()
-KIND_CLASS = np.zeros((NUM_KINDS, 4), np.float32)
-"""One-hot class of each kind: honour, 1/9, 2/8, 3-7 (the ron classes of the value search)."""
-for _k in range(NUM_KINDS):
-    KIND_CLASS[_k, 0 if _k >= 27 else 1 if _k % 9 in (0, 8) else 2 if _k % 9 in (1, 7) else 3] = 1.0
+NEIGHBOURS = np.asarray(neighbour_index())
+"""(34, 4): each kind's same-suit kinds at -2, -1, +1, +2, or 34 (a zero column): the reader's."""
+KIND_CLASS = np.eye(len(RON_CLASSES), dtype=np.float32)[[kind_class(k) for k in range(NUM_KINDS)]]
+"""One-hot class of each kind (the value search's ron classes: honour, 1/9, 2/8, 3-7)."""
 DRAGONS = (31, 32, 33)
 
 
@@ -367,19 +356,8 @@ def predict_scores(net: DistillNet, x: np.ndarray) -> np.ndarray:
 
 # ---- the search's plug-ins -------------------------------------------------------------------
 RiskOf = Callable[[MahjongObservation], DealInRisk | None]
-"""The deal-in risk an agent charges its root discards (None: no defence)."""
-
-
-def agent_risk(agent: ValueExpectimaxAgent) -> RiskOf:
-    """The risk ``agent`` charges its root discards, by its own settings."""
-
-    def risk(obs: MahjongObservation) -> DealInRisk | None:
-        if not agent.defence:
-            return None
-        return deal_in_risk(obs, agent.deal_in_tai, agent.wait_scale, agent.reads, agent.saved_loss,
-                            agent.reader)
-
-    return risk
+"""The deal-in risk an agent charges its root discards (None: no defence): its
+:meth:`~paiju.mahjong.agents.value.ValueExpectimaxAgent.risk`."""
 
 
 def risk_array(risk: DealInRisk | None) -> np.ndarray:
@@ -419,12 +397,12 @@ class DistillOrdering:
         self.net = net
         self.head = NumpyHead(net.order)
         self.risk_of = risk_of
-        self._root: tuple[int, np.ndarray] = (-1, np.zeros((2, NUM_KINDS)))
+        self._root: tuple[MahjongObservation | None, np.ndarray] = (None, np.zeros((2, NUM_KINDS)))
         self._inside = np.zeros((2, NUM_KINDS))
 
     def root_risk(self, obs: MahjongObservation) -> np.ndarray:
-        if self._root[0] != id(obs):  # one decision's searches share one observation
-            self._root = (id(obs), risk_array(self.risk_of(obs)))
+        if self._root[0] is not obs:  # one decision's searches share one observation
+            self._root = (obs, risk_array(self.risk_of(obs)))
         return self._root[1]
 
     def node_inputs(self, ctx: SearchContext, node: SearchNode) -> np.ndarray:
@@ -471,43 +449,6 @@ class DistillLeaf:
         return predict_values(self.net, *self.inputs(observation, leaves))
 
 
-class DistillLeafBatch:
-    """The value head as the first tree's :class:`~paiju.mahjong.agents.expectimax.LeafEvaluator`.
-
-    A leaf of a :class:`LeafBatch` is a 3k+2 hand with a discard due, so it is worth its best
-    discard: the most the value head gives the 3k+1 hands after each (all of a batch's in one
-    forward pass), with the draws left after that discard.
-    """
-
-    def __init__(self, leaf: DistillLeaf) -> None:
-        self.leaf = leaf
-
-    def evaluate(self, ctx: SearchContext, batch: LeafBatch) -> list[float]:
-        parent = batch.parent
-        unseen = list(ctx.unseen)
-        for t in parent.draws:
-            unseen[t] -= 1
-        n = ctx.draws_left - parent.layer - 1
-        states: list[LeafState] = []
-        owner: list[int] = []
-        for i, t in enumerate(batch.tiles):
-            hand = list(parent.hand)
-            hand[t] += 1
-            seen = list(unseen)
-            seen[t] -= 1
-            for k in range(NUM_KINDS):
-                if hand[k]:
-                    hand[k] -= 1
-                    states.append(LeafState(tuple(hand), ctx.melds, tuple(seen), n, (*parent.discards, k),
-                                            (*parent.draws, t)))
-                    owner.append(i)
-                    hand[k] += 1
-        values = self.leaf.evaluate(ctx.observation, states)
-        best = np.full(len(batch.tiles), -np.inf)
-        np.maximum.at(best, np.asarray(owner), values)
-        return [float(v) for v in best]
-
-
 # ---- the agent -------------------------------------------------------------------------------
 _DEFAULT = DISTILL_DEFAULTS
 
@@ -536,20 +477,22 @@ def make_agent(
         torch.set_num_threads(threads)
     distilled = load_model(model)
     t = teacher_agent(distilled.teacher, seed)
-    ordering = DistillOrdering(distilled.net, agent_risk(t)) if order == "distill" else None
     leaf_evaluator = DistillLeaf(distilled.net, t.leaf_evaluator) if leaf == "distill" else None
-    return ValueExpectimaxAgent(
+    agent = ValueExpectimaxAgent(
         seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=t.prune, defence=t.defence,
         deal_in_tai=t.deal_in_tai, wait_scale=t.wait_scale, ron_rate=t.ron_rate, reads=t.reads,
-        saved_loss=t.saved_loss, ron=t.ron, rates=t.rates, leaf_evaluator=leaf_evaluator, ordering=ordering,
+        saved_loss=t.saved_loss, ron=t.ron, rates=t.rates, leaf_evaluator=leaf_evaluator,
         name="expectimax-distill",
     )
+    if order == "distill":  # the root risk is the agent's own, computed once a decision
+        agent.ordering = DistillOrdering(distilled.net, agent.risk)
+    return agent
 
 
 __all__ = [
     "ANALYTIC", "DISTILL_FORMAT", "NOT_HELD", "ORDER_INPUTS", "SCALE",
-    "TABLE", "VALUE_INPUTS", "DistillLeaf", "DistillLeafBatch", "DistillModel", "DistillNet",
-    "DistillOrdering", "Position", "agent_risk", "leaf_shanten", "load_model",
+    "TABLE", "VALUE_INPUTS", "DistillLeaf", "DistillModel", "DistillNet",
+    "DistillOrdering", "Position", "RiskOf", "leaf_shanten", "load_model",
     "make_agent", "meld_numbers", "model_path", "order_inputs", "position", "predict_scores",
     "predict_values", "risk_array", "save_model", "shanten_after", "table_numbers", "teacher_agent",
     "value_inputs",

@@ -117,7 +117,7 @@ READY_SCALAR = 9
 """Index among the scalars of the fitted readiness chance (the readiness head's starting point)."""
 
 
-def _neighbour_index() -> list[list[int]]:
+def neighbour_index() -> list[list[int]]:
     """Per kind, the kind ``k + d`` of each offset in :data:`NEIGHBOURS` when in the same suit, else
     ``NUM_KINDS`` (a column of zeros)."""
     out = []
@@ -154,7 +154,7 @@ class ReaderNet(nn.Module):
         for k in range(NUM_KINDS):
             r = k % 9
             kind_class[k, 0 if k >= 27 else 1 if r in (0, 8) else 2 if r in (1, 7) else 3] = 1.0
-        self.register_buffer("neighbours", torch.tensor(_neighbour_index()))
+        self.register_buffer("neighbours", torch.tensor(neighbour_index()))
         self.register_buffer("kind_class", kind_class)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -203,4 +203,4 @@ class NetworkReader:
 
 
 __all__ = ["FITTED_CHANNEL", "INPUT_SIZE", "KIND_CHANNELS", "READER_VERSION", "SCALARS", "NetworkReader",
-           "ReaderNet", "build_net", "reader_features", "table_features"]
+           "ReaderNet", "build_net", "neighbour_index", "reader_features", "table_features"]

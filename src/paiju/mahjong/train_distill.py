@@ -58,7 +58,7 @@ from paiju.core.run_folder import RunFolder
 from paiju.mahjong import distill as D
 from paiju.mahjong import search_data as S
 from paiju.mahjong.agents import draws_left
-from paiju.mahjong.agents.value import LeafState
+from paiju.mahjong.agents.value import LeafState, ValueExpectimaxAgent
 from paiju.mahjong.game import Phase
 from paiju.mahjong.tiles import NUM_KINDS
 
@@ -140,13 +140,13 @@ class Samples:
         return self.tree[self.leaf_row[leaves], self.leaf_kind[leaves]]
 
 
-def _row_samples(teacher: Any, risk_of: D.RiskOf, obs: Any, row: dict[str, Any]) -> dict[str, Any] | None:
+def _row_samples(teacher: ValueExpectimaxAgent, obs: Any, row: dict[str, Any]) -> dict[str, Any] | None:
     """One turn decision's row arrays and value samples; None when no discard was evaluated."""
     kinds = [a for a in row["options"] if a < NUM_KINDS]
     if not kinds:
         return None
     by = dict(zip(row["options"], row["values"], strict=True))
-    risk = D.risk_array(risk_of(obs))
+    risk = D.risk_array(teacher.risk(obs))
     charged = np.full(NUM_KINDS, np.nan, np.float32)
     tree = np.full(NUM_KINDS, np.nan, np.float32)
     for k in kinds:
@@ -178,7 +178,6 @@ def data_samples(folder: str | Path, hands: int = 0) -> Samples:
     """Every turn decision of a search-data folder (its first ``hands`` hands; 0: all), replayed."""
     summary = S.read_summary(folder)
     teacher = D.teacher_agent(summary["teacher"])
-    risk_of = D.agent_risk(teacher)
     con = S.connect(folder)
     limit = f"WHERE hand < {int(hands)}" if hands > 0 else ""
     hand_rows = con.execute(f"SELECT hand, wall, actions FROM hands {limit} ORDER BY hand").fetchall()
@@ -199,7 +198,7 @@ def data_samples(folder: str | Path, hands: int = 0) -> Samples:
             row = todo.get(move)
             if row is None:
                 continue
-            got = _row_samples(teacher, risk_of, state.observation(row["seat"]), row)
+            got = _row_samples(teacher, state.observation(row["seat"]), row)
             if got is None:
                 continue
             leaf_row += [len(cols.get("hand", []))] * len(got["leaf_kind"])
@@ -420,9 +419,10 @@ def train(cfg: DistillConfig) -> dict[str, Any]:
         return float(value + adv)
 
     metrics: list[dict[str, Any]] = []
-    best: dict[str, Any] = {"epoch": -1, "loss": validation_loss(), "net": _copy(net)}
     start = 0
-    if state is not None:
+    if state is None:  # the untrained network (epoch -1) is a candidate too
+        best: dict[str, Any] = {"epoch": -1, "loss": validation_loss(), "net": _copy(net)}
+    else:
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         start, metrics = int(state["epoch"]) + 1, json.loads(state["metrics"])

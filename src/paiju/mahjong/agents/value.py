@@ -954,6 +954,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         self.last_values: dict[int, float] = {}
         """Value of every option of the latest decision (discard kind or action), for hints."""
         self.last_value_search: ValueSearch | None = None
+        self._risk_of: tuple[MahjongObservation, DealInRisk] | None = None
 
     def new_search(self, obs: MahjongObservation, depth: int) -> ValueSearch:
         return ValueSearch(
@@ -970,17 +971,25 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         obs = observation
         hand = obs.hand
         search = self.new_search(obs, self.depth)
-        risk = self._risk(obs)
+        risk = self.risk(obs)
         held = [k for k in range(NUM_KINDS) if hand[k]]
         tree = self._discard_tree(search, obs, hand, tuple(obs.melds[obs.player]), held, risk, self.depth)
         values = search.solve(self.leaf_evaluator)
         return self._root_values(search, tree, values, risk)
 
     # -- pieces ------------------------------------------------------------------------------
-    def _risk(self, obs: MahjongObservation) -> DealInRisk | None:
+    def risk(self, obs: MahjongObservation) -> DealInRisk | None:
+        """The deal-in risk this agent charges the root discards of ``obs`` (None without
+        defence). Kept for the latest observation: a decision's pieces (the tree, a distilled
+        ordering's root) ask for it more than once, and it is the dearest part of a leaf-cheap
+        search."""
         if not self.defence:
             return None
-        return deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads, self.saved_loss, self.reader)
+        if self._risk_of is not None and self._risk_of[0] is obs:
+            return self._risk_of[1]
+        risk = deal_in_risk(obs, self.deal_in_tai, self.wait_scale, self.reads, self.saved_loss, self.reader)
+        self._risk_of = (obs, risk)  # holding obs keeps its identity from being reused
+        return risk
 
     def _discard_tree(self, search: ValueSearch, obs: MahjongObservation, hand: Sequence[int],
                       melds: tuple[Meld, ...], allowed: Sequence[int] | None,
@@ -1015,7 +1024,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         discards = [a for a in legal if a < NUM_KINDS]
         search = self.new_search(obs, self.depth)
         self.last_value_search = search
-        risk = self._risk(obs)
+        risk = self.risk(obs)
         own = tuple(obs.melds[obs.player])
         tree = self._discard_tree(search, obs, obs.hand, own, discards, risk, self.depth)
         kongs: dict[int, int] = {}
@@ -1035,7 +1044,7 @@ class ValueExpectimaxAgent(ExpectimaxAgent):
         search = self.new_search(obs, self.claim_depth)
         self.last_value_search = search
         own = tuple(obs.melds[obs.player])
-        risk = self._risk(obs)
+        risk = self.risk(obs)
         base_ctx = self.context(obs)
         # pass: the hand as it is, waiting for its draws (a leaf one layer in: a draw is skipped
         # by nobody, but the claim options' leaves come one discard later)
