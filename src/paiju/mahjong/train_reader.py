@@ -185,8 +185,7 @@ def train(cfg: ReaderConfig) -> dict[str, Any]:
     S.read_summary(cfg.data)  # a finished search-data folder, checked before anything is written
     torch.set_num_threads(cfg.threads)
     folder = run_folder(cfg)
-    folder.check_start(resume=folder.has_checkpoint())  # rerun to resume
-    # a resume of another configuration is refused before anything is written
+    # rerun to resume; a resume of another configuration is refused before anything is written
     state = folder.load_checkpoint(RUN_FORMAT) if folder.has_checkpoint() else None
     out = folder.path
     out.mkdir(parents=True, exist_ok=True)
