@@ -48,6 +48,7 @@ import pytest
 from director_helpers import MakeEvent, holders_of, tables_of
 
 from paiju.core.errors import ConfigError
+from paiju.tournament.director import rounds, standings
 from paiju.tournament.director.entry import ResultLine, correct_result, enter_results
 from paiju.tournament.director.players import Entry, add_late_entry, withdraw
 from paiju.tournament.director.results import TableResult
@@ -235,6 +236,27 @@ def test_the_final_waits_for_every_qualifying_result(make_event: MakeEvent) -> N
     enter_results(store, 2, [ResultLine(2, 1, 2, True, spring="spring")], "desk")
     with pytest.raises(ConfigError, match="0 pending, 2 missing"):
         pair_round(store, 3, 3, "desk")
+
+
+@pytest.mark.parametrize("round_no", [3, 4])
+def test_pairing_a_final_round_computes_the_standings_once(
+    make_event: MakeEvent, monkeypatch: pytest.MonkeyPatch, round_no: int
+) -> None:
+    """The cut's check, the cut and the totals Swiss pairs on read one computation of the
+    standings after the round before (the final's first round computed them three times)."""
+    store = qualified(make_event, "half", rounds=4)
+    if round_no == 4:
+        play(store, 3)
+    calls: list[int | None] = []
+
+    def counted(store: EventStore, after_round: int | None = None) -> Standings:
+        calls.append(after_round)
+        return compute_standings(store, after_round)
+
+    monkeypatch.setattr(standings, "compute_standings", counted)
+    monkeypatch.setattr(rounds, "compute_standings", counted)
+    pair_round(store, round_no, round_no, "desk")
+    assert calls == [round_no - 1]
 
 
 def test_a_withdrawal_before_the_final_is_replaced_and_one_during_it_is_not(make_event: MakeEvent) -> None:

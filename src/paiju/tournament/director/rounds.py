@@ -36,7 +36,7 @@ from paiju.tournament.director.formats import TABLE_SIZE, EventFormat
 from paiju.tournament.director.pairing import DEFAULT_BUDGET, Entrant, pair_key, solve
 from paiju.tournament.director.pins import issue_pins
 from paiju.tournament.director.players import next_unpaired_round
-from paiju.tournament.director.standings import compute_standings, finalists, totals_before
+from paiju.tournament.director.standings import Standings, compute_standings, finalists, totals_before
 from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat
 
 Method = Literal["random", "rating", "swiss"]
@@ -135,7 +135,10 @@ def pair_round(
     if round_no > fmt.rounds:
         raise ConfigError(f"round {round_no}: the event's format plans {fmt.rounds} rounds")
     field = [p for p in store.players() if p.plays_in(round_no)]
-    cut = _final_cut(store, fmt, round_no) if fmt.in_final(round_no) else []
+    # the standings after the round before, computed once: the final's cut and the totals Swiss
+    # pairs on both read them
+    previous = compute_standings(store, round_no - 1) if round_no > 1 else None
+    cut = _final_cut(store, fmt, round_no, previous) if fmt.in_final(round_no) else []
     if fmt.in_final(round_no):
         field = [p for p in field if p.id in set(cut)]
     if len(field) < TABLE_SIZE:
@@ -144,7 +147,7 @@ def pair_round(
         )
     chosen: Method = method or (fmt.first_round if round_no == 1 else "swiss")
     rng = as_generator(seed)
-    totals = totals_before(store, round_no)
+    totals = totals_before(store, round_no, previous)
     odd = len(field) % TABLE_SIZE
     bye_players = _byes(field, odd, totals, store, rng) if fmt.odd_field == "bye" else []
     sitters = (TABLE_SIZE - odd) % TABLE_SIZE if fmt.odd_field == "sitter" else 0
@@ -205,22 +208,24 @@ def pair_round(
     return RoundPairing(store.round(round_no), store.seats(round_no), [p.id for p in bye_players])
 
 
-def _final_cut(store: EventStore, fmt: EventFormat, round_no: int) -> list[int]:
+def _final_cut(store: EventStore, fmt: EventFormat, round_no: int, previous: Standings | None) -> list[int]:
     """The finalists of a final round (ids). The final's first round reads the cut from complete
-    qualifying results, and stores it with its pairing."""
+    qualifying results (``previous``: the standings after the round before), and stores it with
+    its pairing; later rounds read the stored cut."""
     last = fmt.final_after
     assert last is not None
-    if round_no == last + 1:
-        if store.round(last).released_at is None:
-            raise ConfigError(f"round {round_no}: the final's cut needs round {last} released and scored")
-        table = compute_standings(store, last)
-        if table.pending or table.missing:
-            raise ConfigError(
-                f"round {round_no}: the final's cut needs every result of rounds 1..{last}: "
-                f"{table.pending} pending, {table.missing} missing (confirm them, or settle them "
-                "with paiju tournament adjust)"
-            )
-    return finalists(store)
+    if round_no != last + 1:
+        return finalists(store)
+    if store.round(last).released_at is None:
+        raise ConfigError(f"round {round_no}: the final's cut needs round {last} released and scored")
+    assert previous is not None  # round_no > 1: the final starts after round 1 at the earliest
+    if previous.pending or previous.missing:
+        raise ConfigError(
+            f"round {round_no}: the final's cut needs every result of rounds 1..{last}: "
+            f"{previous.pending} pending, {previous.missing} missing (confirm them, or settle them "
+            "with paiju tournament adjust)"
+        )
+    return finalists(store, previous)
 
 
 def _hand_counts(store: EventStore, before: int) -> dict[int, tuple[int, int, int]]:

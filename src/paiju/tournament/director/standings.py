@@ -363,11 +363,16 @@ def _cut(fmt: EventFormat, rounds: list[RoundInfo], qualifying: list[Standing]) 
     final's first round. Once that round is paired, the cut stored with it (a correction to a
     qualifying result no longer moves it; a finalist who withdraws is not replaced)."""
     assert fmt.final_after is not None and fmt.final_players is not None
-    first = fmt.final_after + 1
+    stored = _stored_cut(fmt.final_after + 1, rounds)
+    if stored is not None:
+        return stored
+    return [r.player.id for r in qualifying if r.player.plays_in(fmt.final_after + 1)][: fmt.final_players]
+
+
+def _stored_cut(first: int, rounds: list[RoundInfo]) -> list[int] | None:
+    """The cut stored with the pairing of the final's first round ``first`` (None before it is paired)."""
     stored = next((r.pairing_report.get("finalists") for r in rounds if r.number == first), None)
-    if isinstance(stored, list):
-        return [int(p) for p in stored]
-    return [r.player.id for r in qualifying if r.player.plays_in(first)][: fmt.final_players]
+    return [int(p) for p in stored] if isinstance(stored, list) else None
 
 
 def _carried(fmt: EventFormat, qualifying: list[Standing], chosen: list[int]) -> dict[int, float]:
@@ -377,13 +382,21 @@ def _carried(fmt: EventFormat, qualifying: list[Standing], chosen: list[int]) ->
     return {p: round(share * totals[p], DIGITS) for p in chosen if p in totals}
 
 
-def finalists(store: EventStore) -> list[int]:
+def finalists(store: EventStore, qualifying: Standings | None = None) -> list[int]:
     """The players of the event's final (ids, in qualifying rank order); none without a final.
-    Read from the standings after the last qualifying round, so pairing and standings agree."""
+    Read from the standings after the last qualifying round, so pairing and standings agree
+    (``qualifying``: those standings, when the caller has them already; they are computed only
+    while the cut is not stored yet)."""
     fmt = store.event().format
     if fmt.final_after is None:
         return []
-    return _cut(fmt, store.rounds(), compute_standings(store, fmt.final_after).rows)
+    assert qualifying is None or qualifying.after_round == fmt.final_after
+    rounds = store.rounds()
+    stored = _stored_cut(fmt.final_after + 1, rounds)
+    if stored is not None:
+        return stored
+    table = qualifying if qualifying is not None else compute_standings(store, fmt.final_after)
+    return _cut(fmt, rounds, table.rows)
 
 
 @dataclass(frozen=True)
@@ -540,12 +553,14 @@ def _top_unique(totals: list[float], top: int) -> bool:
     return bool(distinguishable(np.asarray(totals), min(top, len(totals))))
 
 
-def totals_before(store: EventStore, round_no: int) -> dict[int, float]:
+def totals_before(store: EventStore, round_no: int, previous: Standings | None = None) -> dict[int, float]:
     """Every player's total over the rounds before ``round_no`` (0 for a player with none):
-    what Swiss pairing pairs on, the same totals as the standings after round ``round_no - 1``."""
+    what Swiss pairing pairs on, the same totals as the standings after round ``round_no - 1``
+    (``previous``: those standings, when the caller has them already)."""
     totals = {p.id: 0.0 for p in store.players()}
     if round_no > 1:
-        table = compute_standings(store, round_no - 1)
+        assert previous is None or previous.after_round == round_no - 1
+        table = previous if previous is not None else compute_standings(store, round_no - 1)
         totals.update(table.totals())
         if table.format.final_after == round_no - 1:  # the final starts from what its players carry in
             totals.update(_carried(table.format, table.rows, _cut(table.format, store.rounds(), table.rows)))
