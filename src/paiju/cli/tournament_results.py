@@ -145,14 +145,11 @@ def correct(
     """Correct an entered result (the fields given change, the rest stay); it counts as
     confirmed by you, and the audit log keeps the row before and after with the reason."""
     from paiju.core.errors import NotFoundError
-    from paiju.tournament.director.entry import correct_result
-    from paiju.tournament.director.results import stored_results
+    from paiju.tournament.director.entry import correct_result, result_at
     from paiju.tournament.director.seating import round_tables
 
     with open_event(event) as store:
-        current = next(
-            (r for r in stored_results(store, round_no) if (r.table_no, r.board) == (table_no, board)), None
-        )
+        current = result_at(store, round_no, table_no, board)
         if current is None:
             raise NotFoundError(f"round {round_no}, table {table_no}, board {board} has no result to correct")
         hand = None

@@ -31,6 +31,7 @@ from paiju.tournament.director.entry import (
     enter_results,
     parse_results_csv,
     read_results_csv,
+    result_at,
     submit_result,
 )
 from paiju.tournament.director.results import EntryError, TableResult, stored_results
@@ -84,9 +85,11 @@ def test_a_csv_file_is_entered_whole_and_confirmed_as_the_directors(
     )
     path = tmp_path / "results.csv"
     path.write_text(text, encoding="utf-8")
+    assert result_at(event, 1, 1, _bomb_board(event)) is None
     entered = enter_results(event, 1, read_results_csv(path), "desk", source="results.csv")
     assert len(entered) == 4
     stored = {(r.table_no, r.board): r for r in stored_results(event, 1)}
+    assert all(result_at(event, 1, table, board) == r for (table, board), r in stored.items())
     bomb = stored[(1, _bomb_board(event))]
     assert (bomb.landlord_score, bomb.result.spring, bomb.result.bombs) == (3.0, "spring", 3)
     assert stored[(2, _bomb_board(event))].landlord_score == -4.0

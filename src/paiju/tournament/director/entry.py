@@ -48,6 +48,7 @@ from paiju.tournament.director.results import (
     StoredResult,
     TableResult,
     check_result,
+    stored_results,
 )
 from paiju.tournament.director.seating import RoundTables, round_tables
 from paiju.tournament.director.store import EventStore, Writer
@@ -201,7 +202,7 @@ def enter_results(
     with store.transaction(who, f"enter results of round {round_no} from {source}") as tx:
         tables = round_tables(store, round_no)
         tables.require_released()
-        existing = {(r.table_no, r.board): r for r in _results(store, round_no)}
+        existing = {(r.table_no, r.board): r for r in stored_results(store, round_no)}
         seen: dict[tuple[int, int], int] = {}
         for line in lines:
             where = f"{source}, row {line.row}"
@@ -225,7 +226,7 @@ def enter_results(
                 )
             seen[key] = line.row
             _insert(tx, round_no, line.table_no, line.board, result, score, confirmed_by=tx.who)
-    return [r for r in _results(store, round_no) if (r.table_no, r.board) in seen]
+    return [r for r in stored_results(store, round_no) if (r.table_no, r.board) in seen]
 
 
 def _status(r: StoredResult) -> str:
@@ -259,12 +260,9 @@ def _insert(
     )
 
 
-def _results(store: EventStore, round_no: int) -> list[StoredResult]:
-    return [StoredResult.from_row(row) for row in store.results(round_no)]
-
-
-def _result_at(store: EventStore, round_no: int, table_no: int, board: int) -> StoredResult | None:
-    for r in _results(store, round_no):
+def result_at(store: EventStore, round_no: int, table_no: int, board: int) -> StoredResult | None:
+    """The result entered at the table on the board, pending or confirmed (None: none yet)."""
+    for r in stored_results(store, round_no):
         if (r.table_no, r.board) == (table_no, board):
             return r
     return None
@@ -309,7 +307,7 @@ def submit_result(
     with store.transaction(_signed(player), action) as tx:
         tables, signed = _at_table(store, round_no, table_no, board, player, pin)
         score = check_result(tables.format, tables.board(board), result, f"table {table_no}, board {board}")
-        before = _result_at(store, round_no, table_no, board)
+        before = result_at(store, round_no, table_no, board)
         if before is None:
             _insert(tx, round_no, table_no, board, result, score, confirmed_by=None)
         elif before.pending:
@@ -324,7 +322,7 @@ def submit_result(
                 "ask the director to correct it",
                 field="board",
             )
-    found = _result_at(store, round_no, table_no, board)
+    found = result_at(store, round_no, table_no, board)
     assert found is not None
     return found
 
@@ -336,7 +334,7 @@ def confirm_result(
     action = f"confirm round {round_no}, table {table_no}, board {board}"
     with store.transaction(_signed(player), action) as tx:
         _, signed = _at_table(store, round_no, table_no, board, player, pin)
-        pending = _result_at(store, round_no, table_no, board)
+        pending = result_at(store, round_no, table_no, board)
         if pending is None:
             raise EntryError(f"table {table_no}, board {board} has no result to confirm yet", field="board")
         if not pending.pending:
@@ -350,7 +348,7 @@ def confirm_result(
                 field="player",
             )
         tx.update("results", _key(round_no, table_no, board), {"confirmed_by": signed})
-    found = _result_at(store, round_no, table_no, board)
+    found = result_at(store, round_no, table_no, board)
     assert found is not None
     return found
 
@@ -373,7 +371,7 @@ def correct_result(
         tables = round_tables(store, round_no)
         tables.check_table(table_no)
         score = check_result(tables.format, tables.board(board), result, where)
-        if _result_at(store, round_no, table_no, board) is None:
+        if result_at(store, round_no, table_no, board) is None:
             raise EntryError(
                 f"round {round_no}, {where} has no result to correct; enter it (paiju tournament enter)",
                 field="board",
@@ -383,6 +381,6 @@ def correct_result(
             _key(round_no, table_no, board),
             {**result.columns(), "landlord_score": score, "confirmed_by": tx.who},
         )
-    found = _result_at(store, round_no, table_no, board)
+    found = result_at(store, round_no, table_no, board)
     assert found is not None
     return found
