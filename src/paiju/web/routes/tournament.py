@@ -23,12 +23,13 @@ a request is bounded (:mod:`paiju.web.limits`' rule: a maximum for whatever a re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Final, Literal, TypeVar
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -208,14 +209,28 @@ class PinsLocked(PaijuError):
     """Too many wrong PINs at a table: its entry waits (:class:`~paiju.web.event.PinGuard`)."""
 
 
-def _not_director(event: ServedEvent, token: str | None) -> JSONResponse | None:
-    """The 403 of a request without the director's token (None: it has it)."""
-    if event.is_director(token):
-        return None
-    why = "the director's pages need the director's token (paiju serve prints their address)"
-    return error_response(
-        403, blamed(DirectorOnly(why if token is None else "wrong director's token"), TOKEN_FIELD)
-    )
+def _director_only(web: Web, x_director_token: DirectorToken = None) -> None:
+    """Every director's route first: the event served (a 404 without one) and the director's token."""
+    event = _served(web)
+    if not event.is_director(x_director_token):
+        why = "the director's pages need the director's token (paiju serve prints their address)"
+        raise blamed(DirectorOnly(why if x_director_token is None else "wrong director's token"), TOKEN_FIELD)
+
+
+class DirectorRoute(APIRoute):
+    """A director's route: the refusal of :func:`_director_only` answered as the 403 it is
+    (the app's handlers answer any other library error as a 404 or 422)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except DirectorOnly as err:
+                return error_response(403, err)
+
+        return guarded
 
 
 def _locked(event: ServedEvent, round_no: int, table_no: int) -> JSONResponse | None:
@@ -286,6 +301,13 @@ DIRECTOR_RESPONSE: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 router = APIRouter()
+director = APIRouter(
+    prefix="/api/tournament/director",
+    dependencies=[Depends(_director_only)],
+    responses=DIRECTOR_RESPONSE,
+    route_class=DirectorRoute,
+)
+"""The director's routes: each checks the token once, before anything else (``_director_only``)."""
 
 
 def _page(filename: str) -> Callable[[], FileResponse]:
@@ -383,32 +405,21 @@ async def confirm(
     )
 
 
-@router.get("/api/tournament/director/rounds/{round_no}", response_model=None, responses=DIRECTOR_RESPONSE)
-async def director_round(
-    web: Web, round_no: RoundNo, x_director_token: DirectorToken = None
-) -> dict[str, Any] | JSONResponse:
+# ---- the director's routes (the token checked by the router: ``_director_only``) ----------------
+@director.get("/rounds/{round_no}")
+async def director_round(web: Web, round_no: RoundNo) -> dict[str, Any]:
     """The director's view of a round: the tables' PINs, every result, the adjustments."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
 
     def run(store: EventStore) -> dict[str, Any]:
         _locate(store, round_no)
         return views.director_round_view(store, round_no, DIRECTOR)
 
-    return await _work(served, run, PATH_FIELDS)
+    return await _work(_served(web), run, PATH_FIELDS)
 
 
-@router.post(
-    "/api/tournament/director/rounds/{round_no}/release", response_model=None, responses=DIRECTOR_RESPONSE
-)
-async def release_round(
-    web: Web, round_no: RoundNo, body: DirectorChange | None = None, x_director_token: DirectorToken = None
-) -> dict[str, Any] | JSONResponse:
+@director.post("/rounds/{round_no}/release")
+async def release_round(web: Web, round_no: RoundNo, body: DirectorChange | None = None) -> dict[str, Any]:
     """Release a round: open it for entry and issue its tables' PINs."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
     who = DIRECTOR if body is None else body.by
 
     def run(store: EventStore) -> dict[str, Any]:
@@ -419,19 +430,12 @@ async def release_round(
             raise blamed(err, "path.round_no") from None
         return {"round": round_no, "released_at": info.released_at}
 
-    return await _work(served, run, PATH_FIELDS)
+    return await _work(_served(web), run, PATH_FIELDS)
 
 
-@router.post(
-    "/api/tournament/director/rounds/{round_no}/corrections", response_model=None, responses=DIRECTOR_RESPONSE
-)
-async def correct(
-    web: Web, round_no: RoundNo, body: Correction, x_director_token: DirectorToken = None
-) -> dict[str, Any] | JSONResponse:
+@director.post("/rounds/{round_no}/corrections")
+async def correct(web: Web, round_no: RoundNo, body: Correction) -> dict[str, Any]:
     """The director replaces a table's entered result (pending or confirmed), with a reason."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
 
     def run(store: EventStore) -> dict[str, Any]:
         _locate(store, round_no)
@@ -440,54 +444,32 @@ async def correct(
         )
         return stored.as_dict()
 
-    return await _work(served, run, {"round": "path.round_no"})
+    return await _work(_served(web), run, {"round": "path.round_no"})
 
 
-@router.get("/api/tournament/director/adjustments", response_model=None, responses=DIRECTOR_RESPONSE)
-async def list_adjustments(web: Web, x_director_token: DirectorToken = None) -> dict[str, Any] | JSONResponse:
+@director.get("/adjustments")
+async def list_adjustments(web: Web) -> dict[str, Any]:
     """Every adjustment in force, in the order made."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
-
-    def run(store: EventStore) -> dict[str, Any]:
-        return {"adjustments": views.adjustment_views(store)}
-
-    return await _work(served, run)
+    return await _work(_served(web), lambda store: {"adjustments": views.adjustment_views(store)})
 
 
-@router.post("/api/tournament/director/adjustments", response_model=None, responses=DIRECTOR_RESPONSE)
-async def make_adjustment(
-    web: Web, body: AdjustmentBody, x_director_token: DirectorToken = None
-) -> dict[str, Any] | JSONResponse:
+@director.post("/adjustments")
+async def make_adjustment(web: Web, body: AdjustmentBody) -> dict[str, Any]:
     """A fouled board, an adjusted table score or player's points, or a penalty, with a reason."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
 
     def run(store: EventStore) -> dict[str, Any]:
         made = _adjust(store, body)
         return views.adjustment_view(made, {p.id: p for p in store.players()})
 
     # the library's "score" of a table is this body's points
-    return await _work(served, run, {"score": "points"})
+    return await _work(_served(web), run, {"score": "points"})
 
 
-@router.post(
-    "/api/tournament/director/adjustments/{adjustment_id}/cancel",
-    response_model=None,
-    responses=DIRECTOR_RESPONSE,
-)
+@director.post("/adjustments/{adjustment_id}/cancel")
 async def cancel_adjustment(
-    web: Web,
-    adjustment_id: Annotated[int, PathParam(ge=1, le=MAX_ADJUSTMENT_ID)],
-    body: Cancellation,
-    x_director_token: DirectorToken = None,
-) -> dict[str, Any] | JSONResponse:
+    web: Web, adjustment_id: Annotated[int, PathParam(ge=1, le=MAX_ADJUSTMENT_ID)], body: Cancellation
+) -> dict[str, Any]:
     """Withdraw an adjustment (the audit log keeps it, with the reason)."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
 
     def run(store: EventStore) -> dict[str, Any]:
         players = {p.id: p for p in store.players()}
@@ -497,17 +479,14 @@ async def cancel_adjustment(
             raise blamed(err, "path.adjustment_id") from None
         return views.adjustment_view(gone, players)
 
-    return await _work(served, run)
+    return await _work(_served(web), run)
 
 
-@router.get("/api/tournament/director/log", response_model=None, responses=DIRECTOR_RESPONSE)
-async def audit_log(
-    web: Web,
-    limit: int = Query(views.LOG_ENTRIES, ge=1, le=500),
-    x_director_token: DirectorToken = None,
-) -> dict[str, Any] | JSONResponse:
+@director.get("/log")
+async def audit_log(web: Web, limit: int = Query(views.LOG_ENTRIES, ge=1, le=500)) -> dict[str, Any]:
     """The newest changes of the audit log: when, who, what."""
-    served = _served(web)
-    if (refused := _not_director(served, x_director_token)) is not None:
-        return refused
-    return await _work(served, lambda store: {"log": views.log_view(store, limit)})
+    return await _work(_served(web), lambda store: {"log": views.log_view(store, limit)})
+
+
+# (after its routes: a router's routes are copied when it is included)
+router.include_router(director)
