@@ -62,8 +62,3 @@ def test_a_bad_item_is_named(items: list[str], message: str) -> None:
 def test_a_stored_format_from_a_newer_paiju_is_refused() -> None:
     with pytest.raises(ConfigError, match="does not know"):
         EventFormat.from_json('{"rounds": 3, "teams": true}')
-
-
-def test_tables_for_a_field() -> None:
-    assert [EventFormat().table_count(n) for n in (9, 10, 11)] == [3, 3, 3]
-    assert [EventFormat(odd_field="sitter").table_count(n) for n in (9, 10, 11)] == [3, 4, 4]

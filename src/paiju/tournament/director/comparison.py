@@ -2,8 +2,9 @@
 
 A table result is the landlord's score ``s``; the landlord's hand scores ``s`` and each
 farmer's ``-s/2`` (``paiju.doudizhu.scoring.seat_returns``). Each holder of a hand of a board
-is then scored against the others of its comparison group
-(:func:`paiju.tournament.director.movement.comparison_groups`) by the event's comparison:
+is then scored against the others of its comparison group (everyone who held that hand of
+that board in the round, sitters left out: :mod:`paiju.tournament.director.movement`) by the
+event's comparison:
 
 * ``matchpoints``: 2 for each holder beaten, 1 for each tie;
 * ``rank-points`` (the paper's): the n holders are ranked, ties sharing the better place,

@@ -150,10 +150,6 @@ class EventFormat:
         """Whether round ``round_no`` belongs to the final stage (only its finalists play it)."""
         return self.final_after is not None and round_no > self.final_after
 
-    def table_count(self, players: int) -> int:
-        """Tables for a field of ``players``: sitters fill the last table, byes leave it out."""
-        return -(-players // TABLE_SIZE) if self.odd_field == "sitter" else players // TABLE_SIZE
-
 
 _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "odd_field": get_args(OddField),

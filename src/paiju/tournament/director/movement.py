@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from paiju.core.errors import ConfigError
-from paiju.tournament.director.formats import HANDS, TABLE_SIZE
+from paiju.tournament.director.formats import TABLE_SIZE
 from paiju.tournament.director.store import Seat, Stage
 
 
@@ -103,10 +103,6 @@ class Holding:
     table_no: int
     player_id: int | None
 
-    @property
-    def hand_name(self) -> str:
-        return HANDS[self.hand]
-
 
 def holdings(seats: Sequence[Seat], stages: Sequence[Stage]) -> list[Holding]:
     """Every hand of every board at every table of a round, with its holder."""
@@ -116,16 +112,6 @@ def holdings(seats: Sequence[Seat], stages: Sequence[Stage]) -> list[Holding]:
         for hand, position in enumerate(st.holders):
             out.append(Holding(st.board, hand, st.table_no, at[(st.table_no, position)]))
     return out
-
-
-def comparison_groups(held: Sequence[Holding]) -> dict[tuple[int, int], tuple[int, ...]]:
-    """(board, hand) -> the players compared on it: everyone who held that hand of that board
-    (sitters are not ranked, so they are in no group)."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for h in held:
-        if h.player_id is not None:
-            groups.setdefault((h.board, h.hand), []).append(h.player_id)
-    return {key: tuple(sorted(players)) for key, players in sorted(groups.items())}
 
 
 def hand_counts(held: Sequence[Holding]) -> dict[int, tuple[int, int, int]]:
