@@ -34,6 +34,20 @@ def test_the_samples_hold_each_value_from_the_encoded_seat() -> None:
     assert g.rollout_values[2].tolist() == [-1, 1]
 
 
+def test_concatenated_samples_keep_each_sample_with_its_own_policy_entries() -> None:
+    g = _game()
+    tail = g.take(np.array([2, 0]))  # a value-only sample, then one with an entry
+    joined = SampleArrays.concat([g, tail])
+    assert type(joined) is SampleArrays and len(joined) == 5
+    assert joined.offsets.dtype == np.int64 and joined.offsets.tolist() == [0, 1, 2, 2, 2, 3]
+    assert joined.policy_first.tolist() == [0, 1, 0]
+    for name in ("values", "root_values", "rollout_values", "planes"):
+        assert np.array_equal(getattr(joined, name), np.concatenate([getattr(g, name), getattr(tail, name)]),
+                              equal_nan=True)
+    with pytest.raises(ValueError, match="no part"):
+        SampleArrays.concat([])
+
+
 @pytest.mark.parametrize(
     ("target", "mover"),
     [

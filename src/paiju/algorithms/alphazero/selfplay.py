@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -212,6 +212,23 @@ class SampleArrays:
 
     def __len__(self) -> int:
         return len(self.values)
+
+    @staticmethod
+    def concat(parts: Sequence[SampleArrays]) -> SampleArrays:
+        """The samples of ``parts`` one after another, each sample with its own policy entries
+        (a part's offsets shifted by the entries of the parts before it).
+
+        Raises:
+            ValueError: no part (an empty result has no shape to take).
+        """
+        if not parts:
+            raise ValueError("SampleArrays.concat: no part to concatenate")
+        bases = np.cumsum([0] + [int(p.offsets[-1]) for p in parts[:-1]])
+        offsets = np.concatenate([[0]] + [p.offsets[1:] + base for p, base in zip(parts, bases, strict=True)])
+        # SampleArrays' own fields only: a part may be a GameSamples, whose game fields do not concatenate
+        joined = {f.name: np.concatenate([getattr(p, f.name) for p in parts])
+                  for f in fields(SampleArrays) if f.name != "offsets"}
+        return SampleArrays(offsets=offsets.astype(np.int64), **joined)
 
     def take(self, index: np.ndarray) -> SampleArrays:
         """The samples ``index`` (in that order), their policy entries with them."""

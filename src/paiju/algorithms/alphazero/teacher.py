@@ -247,24 +247,19 @@ def tables(played: Sequence[TeacherGame]) -> dict[str, pa.Table]:
     kept = [g for g in played if len(g.samples)]
     arrays: dict[str, Any] = {}
     if kept:
-        s = [g.samples for g in kept]
-        bases = np.cumsum([0] + [int(x.offsets[-1]) for x in s[:-1]])
-        offsets = np.concatenate([[0]] + [x.offsets[1:] + base for x, base in zip(s, bases, strict=True)])
-        cat = {name: np.concatenate([getattr(x, name) for x in s])
-               for name in ("planes", "vector", "values", "root_values", "rollout_values", "policy_first",
-                            "policy_second", "policy_prob")}
+        cat = SampleArrays.concat([g.samples for g in kept])
         arrays = {
             "game": pa.array(np.concatenate([[g.index] * len(g.samples) for g in kept]).astype(np.int64)),
             "ply": pa.array(np.concatenate([g.plies for g in kept]).astype(np.int32)),
             "seat": pa.array(np.concatenate([g.seats for g in kept]).astype(np.int8)),
-            "planes": _lists(cat["planes"].astype(np.float16)),
-            "vector": _lists(cat["vector"].astype(np.float16)),
-            "values": _lists(cat["values"].astype(np.float32)),
-            "root_values": _lists(cat["root_values"].astype(np.float32)),
-            "rollout_values": _lists(cat["rollout_values"].astype(np.float32)),
-            "policy_first": _lists(cat["policy_first"].astype(np.int32), offsets),
-            "policy_second": _lists(cat["policy_second"].astype(np.int32), offsets),
-            "policy_prob": _lists(cat["policy_prob"].astype(np.float32), offsets),
+            "planes": _lists(cat.planes.astype(np.float16)),
+            "vector": _lists(cat.vector.astype(np.float16)),
+            "values": _lists(cat.values.astype(np.float32)),
+            "root_values": _lists(cat.root_values.astype(np.float32)),
+            "rollout_values": _lists(cat.rollout_values.astype(np.float32)),
+            "policy_first": _lists(cat.policy_first.astype(np.int32), cat.offsets),
+            "policy_second": _lists(cat.policy_second.astype(np.int32), cat.offsets),
+            "policy_prob": _lists(cat.policy_prob.astype(np.float32), cat.offsets),
             "simulations": pa.array(np.concatenate([g.simulations for g in kept]).astype(np.int32)),
         }
     positions = pa.table(arrays) if arrays else pa.table({"game": pa.array([], pa.int64())})

@@ -568,14 +568,11 @@ def save_samples(path: Path, played: list[GameSamples]) -> None:
     """The iteration's samples in one compressed file, written atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
     kept = [g for g in played if len(g)]
-    arrays: dict[str, Any] = {
-        name: np.concatenate([getattr(g, name) for g in kept]) if kept else np.zeros(0)
-        for name in _SAMPLE_FIELDS
-    }
-    sizes = [int(g.offsets[-1]) for g in kept]
-    arrays["offsets"] = np.concatenate(
-        [[0]] + [g.offsets[1:] + base for g, base in zip(kept, np.cumsum([0, *sizes[:-1]]), strict=True)]
-    ).astype(np.int64)
+    arrays: dict[str, Any] = {name: np.zeros(0) for name in _SAMPLE_FIELDS}
+    arrays["offsets"] = np.zeros(1, dtype=np.int64)
+    if kept:
+        joined = SampleArrays.concat(kept)
+        arrays = {name: getattr(joined, name) for name in (*_SAMPLE_FIELDS, "offsets")}
     arrays["returns"] = np.array([g.returns for g in played], dtype=np.float32)
     arrays["decisions"] = np.array([g.decisions for g in played], dtype=np.int64)
     arrays["simulations"] = np.array([g.simulations for g in played], dtype=np.int64)
@@ -602,13 +599,7 @@ def load_replay(paths: list[Path]) -> Replay:
     parts = [p for p in parts if len(p["values"])]
     if not parts:
         raise ConfigError("AlphaZero training: self-play produced no samples (every decision was forced?)")
-    sizes = [int(p["offsets"][-1]) for p in parts]
-    offsets = np.concatenate(
-        [[0]] + [p["offsets"][1:] + base for p, base in zip(parts, np.cumsum([0, *sizes[:-1]]), strict=True)]
-    ).astype(np.int64)
-    return Replay(
-        offsets=offsets, **{name: np.concatenate([p[name] for p in parts]) for name in _SAMPLE_FIELDS}
-    )
+    return SampleArrays.concat([Replay(**p) for p in parts])
 
 
 CURVE = {"training loss": ["value_loss", "policy_loss", "value_loss_new"],
