@@ -232,16 +232,17 @@ def round_view(store: EventStore, round_no: int) -> dict[str, Any]:
     }
 
 
-def table_view(store: EventStore, round_no: int, table_no: int) -> dict[str, Any]:
+def table_view(store: EventStore, tables: RoundTables, table_no: int) -> dict[str, Any]:
     """One table of a round, as its entry form shows it: the players, and each board in the
-    order the table plays them, who holds which hand, and what is entered."""
-    tables = round_tables(store, round_no)
+    order the table plays them, who holds which hand, and what is entered. ``tables`` is the
+    round's tables as the route read them (once: they hold its seats, boards and movement)."""
+    round_no = tables.number
     tables.check_table(table_no)
     statuses = _statuses(store, tables)
     entered = {r.board: r for r in stored_results(store, round_no) if r.table_no == table_no}
     seated = tables.tables[table_no]
     codes = [None if pid is None else tables.players[pid].code for pid in seated]
-    stages = _table_stages(store.movement(round_no), table_no)
+    stages = _table_stages(tables.stages.values(), table_no)
     boards = []
     for st in stages:
         board = tables.boards.get(st.board)

@@ -42,7 +42,7 @@ from paiju.tournament.director.formats import HANDS, MAX_BOARDS_PER_ROUND, MAX_R
 from paiju.tournament.director.players import MAX_PLAYERS
 from paiju.tournament.director.results import MAX_BID, EntryError, Spring, TableResult
 from paiju.tournament.director.rounds import release
-from paiju.tournament.director.seating import round_tables
+from paiju.tournament.director.seating import RoundTables, round_tables
 from paiju.tournament.director.standings import compute_standings
 from paiju.tournament.director.store import EventStore
 from paiju.web import event as views
@@ -172,17 +172,24 @@ PATH_FIELDS: Final = {"round": "path.round_no", "table": "path.table_no"}
 """The library's fields that a route takes from its path."""
 
 
-def _locate(store: EventStore, round_no: int, table_no: int | None = None) -> None:
-    """A 404 naming the path's field for a round not paired or a table it does not have."""
+def _locate(store: EventStore, round_no: int) -> None:
+    """A 404 naming the path's field for a round not paired."""
     if round_no not in {r.number for r in store.rounds()}:
         # (the library's message names the file: the server's paths are not the page's business)
         raise blamed(NotFoundError(f"round {round_no} is not paired yet"), "path.round_no")
-    if table_no is not None:
-        tables = round_tables(store, round_no).tables
-        if table_no not in tables:
-            raise blamed(
-                NotFoundError(f"round {round_no} has tables 1-{max(tables)}, not {table_no}"), "path.table_no"
-            )
+
+
+def _locate_table(store: EventStore, round_no: int, table_no: int) -> RoundTables:
+    """The round's tables, read once for the caller to reuse; a 404 naming the path's field for
+    a round not paired or a table it does not have."""
+    _locate(store, round_no)
+    tables = round_tables(store, round_no)
+    if table_no not in tables.tables:
+        raise blamed(
+            NotFoundError(f"round {round_no} has tables 1-{max(tables.tables)}, not {table_no}"),
+            "path.table_no",
+        )
+    return tables
 
 
 async def _work(event: ServedEvent, fn: Callable[[EventStore], T], fields: dict[str, str] | None = None) -> T:
@@ -255,7 +262,7 @@ async def _at_table(
     table's attempts one at a time, so that a burst of guesses is counted guess by guess)."""
 
     def run(store: EventStore) -> Any:
-        _locate(store, round_no, table_no)
+        _locate_table(store, round_no, table_no)
         return fn(store)
 
     async with event.pins.turn(round_no, table_no):
@@ -362,8 +369,7 @@ async def table(web: Web, round_no: RoundNo, table_no: TableNo) -> dict[str, Any
     """A table's players and boards, in the order it plays them, with what is entered."""
 
     def run(store: EventStore) -> dict[str, Any]:
-        _locate(store, round_no, table_no)
-        return views.table_view(store, round_no, table_no)
+        return views.table_view(store, _locate_table(store, round_no, table_no), table_no)
 
     return await _work(_served(web), run, PATH_FIELDS)
 
