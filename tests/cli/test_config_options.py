@@ -186,6 +186,8 @@ TRAINERS = {
     "mahjong train-dqn": ("paiju.mahjong.train_dqn:TrainConfig", {"out", "curve"}),
     "mahjong train-supervised": ("paiju.mahjong.train_supervised:SupervisedConfig", {"data", "out", "curve"}),
     "mahjong train-reader": ("paiju.mahjong.train_reader:ReaderConfig", {"data", "out"}),
+    "mahjong train-distill": ("paiju.mahjong.train_distill:DistillConfig", {"data", "out"}),
+    "mahjong expert-iteration": ("paiju.mahjong.expert_iteration:RoundConfig", {"out"}),
     "ddz tagger-train": ("paiju.doudizhu.tagger.train:TrainConfig", {"data", "out", "progress"}),
     "az train": ("paiju.algorithms.alphazero.train:TrainConfig", {"search.hidden", "search.mix"}),
     "yuxi train-az": ("paiju.algorithms.alphazero.train:TrainConfig", set()),

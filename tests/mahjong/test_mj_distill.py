@@ -14,7 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from typer.testing import CliRunner
 
+from paiju.cli.main import app
 from paiju.core.agents import keyword_defaults
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
@@ -238,8 +240,10 @@ def test_a_tiny_run_trains_resumes_to_the_same_weights_and_plays(data: Path, tmp
     assert [json.loads(x)["epoch"] for x in lines] == [0, 1]
     with pytest.raises(ConfigError, match="another configuration"):
         T.train(T.DistillConfig(**{**split.__dict__, "lr": 0.5}))
-    # the command rebuilds the config
-    assert T.parse_args(shlex.split(report["command"])[3:]) == cfg
+    # the recorded command rebuilds the config: run again, it resumes the finished run (another
+    # configuration would be refused)
+    res = CliRunner().invoke(app, shlex.split(report["command"])[1:])
+    assert res.exit_code == 0 and f"best epoch {report['best_epoch']}; test:" in res.output, res.output
     # the model plays by name, every seat's move legal
     spec = f"expectimax-distill:model={tmp_path / 'whole' / 'model.pt'},depth=1"
     agents = [REGISTRY.make(spec if s % 2 == 0 else "greedy", seed=s) for s in range(4)]

@@ -643,6 +643,61 @@ def train_reader_command(
 
 
 @app.command(
+    "train-distill", cls=config_command("paiju.mahjong.train_distill:DistillConfig", skip=("data", "out"))
+)
+def train_distill_command(
+    ctx: typer.Context,
+    data: Annotated[
+        Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
+    ],
+    out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
+    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
+) -> None:
+    """Train the network distilled from the value search (its advantage head prunes the tree,
+    its value head values the leaves: expectimax-distill:model=OUT/model.pt) on a search-data
+    folder's values, and report it on held-out hands (docs/mahjong-training.md §4)."""
+    from paiju.mahjong.train_distill import DistillConfig, train
+
+    report = train(DistillConfig(data=str(data), out=str(out), **config_values(ctx)))
+    if json_out:
+        print_json(report)
+        return
+    _print_distill_test(report["best_epoch"], report["test"])
+
+
+def _print_distill_test(best_epoch: int, t: dict[str, Any]) -> None:
+    console.print(
+        f"best epoch {best_epoch}; test: value RMSE {t['value']['rmse']:.1f} points (analytic leaf "
+        f"{t['value']['analytic_leaf_rmse']:.1f}), advantage RMSE {t['advantage_root']['rmse']:.1f} (zero "
+        f"{t['advantage_root']['zero_rmse']:.1f}), top-1 agreement {t['agreement']['network']['top1']:.3f} "
+        f"(analytic leaf {t['agreement']['analytic_leaf']['top1']:.3f})", markup=False)
+
+
+@app.command(
+    "expert-iteration", cls=config_command("paiju.mahjong.expert_iteration:RoundConfig", skip=("out",))
+)
+def expert_iteration_command(
+    ctx: typer.Context,
+    out: Annotated[Path, opt.out_dir("The iteration's folder (rerun to resume a round).")],
+    json_out: Annotated[bool, opt.json_flag("Print the round's summary as JSON (no progress bar).")] = False,
+) -> None:
+    """Run one round of expert iteration: the previous round's distilled search plays and labels
+    the round's hands, and its network is retrained on them from its own weights
+    (docs/mahjong-training.md §5). Round 1 starts from --init (the shipped mj-distill.pt)."""
+    from paiju.mahjong.expert_iteration import RoundConfig, run_round
+
+    summary = run_round(RoundConfig(out=str(out), **config_values(ctx)), progress=not json_out)
+    if json_out:
+        print_json(summary)
+        return
+    data = summary["data"]
+    console.print(f"round {summary['round']}: {data['hands']} hands, {data['rows']} labelled decisions by "
+                  f"{summary['teacher']}; {summary['cpu_hours']:.2f} CPU hours", markup=False)
+    _print_distill_test(summary["training"]["best_epoch"], summary["training"]["test"])
+    console.print(f"the round's agent: {summary['agent']}", markup=False)
+
+
+@app.command(
     "train-supervised",
     cls=config_command("paiju.mahjong.train_supervised:SupervisedConfig", skip=("data", "out", "curve")),
 )

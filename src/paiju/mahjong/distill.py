@@ -47,7 +47,7 @@ from torch import nn
 from paiju.algorithms.mlp import zero_output_mlp
 from paiju.core.errors import ConfigError
 from paiju.core.rng import SeedLike
-from paiju.mahjong.agents import AGENT_NAMES, DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
+from paiju.mahjong.agents import AGENT_NAMES, DISTILL, DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
 from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
 from paiju.mahjong.agents.value import (
     RON_CLASSES,
@@ -319,7 +319,7 @@ def load_model(model: str = "") -> DistillModel:
     got = _MODELS.get(key)
     if got is None:
         data = load_payload(path, "distilled mahjong model", fmt=DISTILL_FORMAT,
-                            hint="train one with python -m paiju.mahjong.train_distill")
+                            hint="train one with paiju mahjong train-distill")
         net = DistillNet(tuple(data["value_hidden"]), tuple(data["order_hidden"]), bool(data["residual"]))
         net.load_state_dict(data["state_dict"])
         teacher = str(data["teacher"])
@@ -338,6 +338,16 @@ def teacher_agent(spec: str, seed: SeedLike = None) -> ValueExpectimaxAgent:
         raise ConfigError(f"a distilled model's teacher must be a value search (expectimax, ...), "
                           f"got {spec!r}")
     return agent
+
+
+def base_search(spec: str) -> str:
+    """The value search whose settings and analytic leaf ``spec`` searches with: a distilled
+    agent's is its model's teacher (expert iteration's data has a distilled teacher, and its
+    samples are uncharged and its leaves corrected by that search's), any other spec its own."""
+    resolved = REGISTRY.resolve(spec)
+    if resolved.name != DISTILL:
+        return spec
+    return load_model(str(resolved.params.get("model", DISTILL_DEFAULTS["model"]))).teacher
 
 
 def predict_values(net: DistillNet, x: np.ndarray, analytic: np.ndarray) -> np.ndarray:
@@ -482,7 +492,7 @@ def make_agent(
         seed, depth=depth, alpha=alpha, claim_depth=claim_depth, prune=t.prune, defence=t.defence,
         deal_in_tai=t.deal_in_tai, wait_scale=t.wait_scale, ron_rate=t.ron_rate, reads=t.reads,
         saved_loss=t.saved_loss, ron=t.ron, rates=t.rates, leaf_evaluator=leaf_evaluator,
-        name="expectimax-distill",
+        name=DISTILL,
     )
     if order == "distill":  # the root risk is the agent's own, computed once a decision
         agent.ordering = DistillOrdering(distilled.net, agent.risk)
@@ -492,7 +502,7 @@ def make_agent(
 __all__ = [
     "ANALYTIC", "DISTILL_FORMAT", "NOT_HELD", "ORDER_INPUTS", "SCALE",
     "TABLE", "VALUE_INPUTS", "DistillLeaf", "DistillModel", "DistillNet",
-    "DistillOrdering", "Position", "RiskOf", "leaf_shanten", "load_model",
+    "DistillOrdering", "Position", "RiskOf", "base_search", "leaf_shanten", "load_model",
     "make_agent", "meld_numbers", "model_path", "order_inputs", "position", "predict_scores",
     "predict_values", "risk_array", "save_model", "shanten_after", "table_numbers", "teacher_agent",
     "value_inputs",

@@ -1,6 +1,6 @@
 """Train the distilled network (:mod:`paiju.mahjong.distill`) on search-labelled data.
 
-    python -m paiju.mahjong.train_distill --data runs/mj-search-3584 --out runs/mj-distill
+    paiju mahjong train-distill --data runs/mj-search-3584 --out runs/mj-distill
 
 One file, top to bottom (CleanRL's shape): the config; the samples; the split; the training
 loop; the report. Every decision of the data is read through DuckDB
@@ -38,13 +38,10 @@ samples, built once.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import sys
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +49,7 @@ import numpy as np
 import torch
 
 from paiju.core import run_folder
-from paiju.core.errors import ConfigError, PaijuError
+from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
 from paiju.core.run_folder import RunFolder
 from paiju.mahjong import distill as D
@@ -65,27 +62,38 @@ from paiju.mahjong.tiles import NUM_KINDS
 
 @dataclass(frozen=True)
 class DistillConfig:
+    """A training run; each field's metadata gives its ``paiju mahjong train-distill`` option."""
+
     data: str
     """A finished search-data folder (``paiju mahjong search-data``)."""
     out: str
     """The run folder (resumes)."""
-    value_hidden: tuple[int, ...] = (128, 64)
-    order_hidden: tuple[int, ...] = (64, 64)
-    residual: bool = True
-    """The value head learns a correction to the teacher's analytic leaf (starts as that leaf)."""
-    epochs: int = 10
-    batch: int = 256
-    """Decisions per step (the value head takes all their evaluated discards)."""
-    lr: float = 1e-3
-    weight_decay: float = 1e-5
-    validation: float = 0.1
-    """Share of the hands (before the test hands) that picks the epoch kept."""
-    test: float = 0.1
-    """Share of the hands (the last ones) the report is measured on."""
-    hands: int = 0
-    """Read only the data's first hands (0: all)."""
-    seed: int = 0
-    threads: int = 1
+    value_hidden: tuple[int, ...] = field(
+        default=(128, 64), metadata={"help": "The value head's hidden widths, comma-separated.", "min": 1,
+                                     "max": 4096})
+    order_hidden: tuple[int, ...] = field(
+        default=(64, 64), metadata={"help": "The advantage head's hidden widths, comma-separated.", "min": 1,
+                                    "max": 4096})
+    residual: bool = field(default=True, metadata={
+        "help": "The value head learns a correction to the teacher's analytic leaf (starts as that leaf)."})
+    init: str = field(default="", metadata={
+        "help": "A distilled model whose weights start the run (the same widths; expert iteration's "
+                "previous round); empty: new weights."})
+    epochs: int = field(default=10, metadata={"min": 1, "max": 10_000})
+    batch: int = field(default=256, metadata={
+        "help": "Decisions per step (the value head takes all their evaluated discards).", "min": 1,
+        "max": 65_536})
+    lr: float = field(default=1e-3, metadata={"min": 1e-7, "max": 1.0})
+    weight_decay: float = field(default=1e-5, metadata={"min": 0.0, "max": 1.0})
+    validation: float = field(default=0.1, metadata={
+        "help": "Share of the hands (before the test hands) that picks the epoch kept.", "min": 0.0,
+        "max": 1.0})
+    test: float = field(default=0.1, metadata={
+        "help": "Share of the hands (the last ones) the report is measured on.", "min": 0.0, "max": 1.0})
+    hands: int = field(default=0, metadata={"help": "Read only the data's first hands (0: all).", "min": 0,
+                                            "max": 100_000_000})
+    seed: int = field(default=0, metadata={"short": "-s"})
+    threads: int = field(default=1, metadata={"help": "Torch threads."})
 
 
 # ---- samples -----------------------------------------------------------------------------------
@@ -177,7 +185,8 @@ def _row_samples(teacher: ValueExpectimaxAgent, obs: Any, row: dict[str, Any]) -
 def data_samples(folder: str | Path, hands: int = 0) -> Samples:
     """Every turn decision of a search-data folder (its first ``hands`` hands; 0: all), replayed."""
     summary = S.read_summary(folder)
-    teacher = D.teacher_agent(summary["teacher"])
+    # the teacher's settings and analytic leaf (a distilled teacher's are its model's teacher's)
+    teacher = D.teacher_agent(D.base_search(summary["teacher"]))
     con = S.connect(folder)
     limit = f"WHERE hand < {int(hands)}" if hands > 0 else ""
     hand_rows = con.execute(f"SELECT hand, wall, actions FROM hands {limit} ORDER BY hand").fetchall()
@@ -397,6 +406,7 @@ def train(cfg: DistillConfig) -> dict[str, Any]:
     configuration is refused); returns the report (also ``metrics.json``)."""
     check_config(cfg)
     summary = S.read_summary(cfg.data)  # a finished search-data folder, checked before anything is written
+    start_from = _init_net(cfg)
     torch.set_num_threads(cfg.threads or torch.get_num_threads())
     job = {k: summary[k] for k in ("format", "teacher", "players", "seed", "hands")}
     run = RunFolder(cfg.out, "train-distill", cfg, may_change=("epochs", "threads", "out"),
@@ -409,6 +419,8 @@ def train(cfg: DistillConfig) -> dict[str, Any]:
 
     torch.manual_seed(cfg.seed)
     net = D.DistillNet(cfg.value_hidden, cfg.order_hidden, cfg.residual)
+    if start_from is not None:
+        net.load_state_dict(start_from.state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
 
     def validation_loss() -> float:
@@ -464,11 +476,25 @@ def train(cfg: DistillConfig) -> dict[str, Any]:
         "test_by_player": {str(p): measures(net, s, sp, sp.test[s.player[sp.test] == p])
                            for p in sorted(set(s.player[sp.test].tolist()))},
     }
-    D.save_model(run.model_file, D.DistillModel(net, summary["teacher"]))
+    D.save_model(run.model_file, D.DistillModel(net, D.base_search(summary["teacher"])))
     run.write_summary(report)
     run.plot_curve({"value + advantage MSE (kilo-points²)": ("train_loss", "validation_loss"),
                     "training, by head": ("train_value_loss", "train_advantage_loss")}, x="epoch")
     return report
+
+
+def _init_net(cfg: DistillConfig) -> D.DistillNet | None:
+    """The network of ``cfg.init`` (None without), refused unless its shape is the config's."""
+    if not cfg.init:
+        return None
+    net = D.load_model(cfg.init).net
+    have = (tuple(net.value_hidden), tuple(net.order_hidden), net.residual)
+    want = (tuple(cfg.value_hidden), tuple(cfg.order_hidden), cfg.residual)
+    if have != want:
+        raise ConfigError(f"train-distill: init {cfg.init!r} has value widths {have[0]}, order widths "
+                          f"{have[1]} and residual={have[2]}; the config asks {want[0]}, {want[1]} and "
+                          f"residual={want[2]}")
+    return net
 
 
 def _copy(net: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -476,7 +502,7 @@ def _copy(net: torch.nn.Module) -> dict[str, torch.Tensor]:
 
 
 # ---- the command ---------------------------------------------------------------------------------
-PROG = "python -m paiju.mahjong.train_distill"
+PROG = "paiju mahjong train-distill"
 CHECKPOINT_FORMAT = "mj-distill-checkpoint-1"
 
 
@@ -484,49 +510,6 @@ def command_line(cfg: DistillConfig) -> str:
     """The command that runs ``cfg`` (the options that differ from the defaults)."""
     words = [*PROG.split(), "--data", cfg.data, "--out", cfg.out]
     return run_folder.command_line(words, cfg, ("data", "out"))
-
-
-def _widths(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(w) for w in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not comma-separated widths") from None
-
-
-def parse_args(argv: list[str] | None = None) -> DistillConfig:
-    """The config of a command line (one ``--kebab-case`` option per field)."""
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    kinds: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "tuple[int, ...]": _widths}
-    for f in fields(DistillConfig):
-        flag = run_folder.field_flag(f)
-        if f.name in ("data", "out"):
-            parser.add_argument(flag, required=True)
-        elif str(f.type) == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
-        else:
-            parser.add_argument(flag, type=kinds[str(f.type)], default=f.default,
-                                help=f"(default {f.default})")
-    return DistillConfig(**vars(parser.parse_args(argv)))
-
-
-def main(argv: list[str] | None = None) -> int:
-    try:
-        report = train(parse_args(argv))
-    except PaijuError as err:  # bad arguments or data: one line, no traceback
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    t = report["test"]
-    print(f"best epoch {report['best_epoch']}; test: value RMSE {t['value']['rmse']:.1f} points "
-          f"(analytic leaf {t['value']['analytic_leaf_rmse']:.1f}), advantage RMSE "
-          f"{t['advantage_root']['rmse']:.1f} (zero {t['advantage_root']['zero_rmse']:.1f}), "
-          f"top-1 agreement {t['agreement']['network']['top1']:.3f} "
-          f"(analytic leaf {t['agreement']['analytic_leaf']['top1']:.3f})")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 __all__ = [
@@ -541,9 +524,7 @@ __all__ = [
     "keep_count",
     "leaves_of",
     "load_samples",
-    "main",
     "measures",
-    "parse_args",
     "split",
     "train",
 ]

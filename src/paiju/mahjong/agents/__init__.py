@@ -272,6 +272,8 @@ for _name, _what in (("dqn", "DQN"), ("ddqn", "Double DQN")):
         file_params=("model", "value_model"),
     )
 
+DISTILL = "expectimax-distill"
+"""The distilled search's name (:mod:`paiju.mahjong.distill`)."""
 DISTILL_DEFAULTS: dict[str, Any] = {
     "model": "", "depth": 2, "alpha": 0.6, "claim_depth": 1, "order": "distill", "leaf": "distill",
     "threads": 1,
@@ -291,13 +293,13 @@ def _distill_agent(seed: SeedLike = None, **params: Any) -> Any:
 
 
 REGISTRY.register(
-    "expectimax-distill",
+    DISTILL,
     _distill_agent,
     DISTILL_DEFAULTS,
     "the value Expectimax with its teacher's settings (expectimax), pruned "
     "by a network distilled from it (order=distill: the top min(ceil(alpha*tiles), kinds) discards by "
     "its advantage head) and its leaves valued by the network's value head (leaf=distill); model = a "
-    ".pt of python -m paiju.mahjong.train_distill (empty: the shipped mj-distill.pt); order=shanten or "
+    ".pt of paiju mahjong train-distill (empty: the shipped mj-distill.pt); order=shanten or "
     "leaf=value puts the teacher's part back; threads = torch threads (0 = default)",
     limits={"depth": (1, 3), "alpha": (0.01, 1.0), "claim_depth": (1, 3), "threads": (0, 64)},
     choices=DISTILL_CHOICES,
@@ -307,6 +309,7 @@ REGISTRY.register(
 
 __all__ = [
     "AGENT_NAMES",
+    "DISTILL",
     "REGISTRY",
     "ExpectimaxAgent",
     "ExpectimaxSearch",
