@@ -141,16 +141,16 @@ def pair(
 ) -> None:
     """Pair the next round into tables of three and plan its movement."""
     from paiju.tournament.director.rounds import pair_round
+    from paiju.tournament.director.store import players_by_table
 
     chosen = None if method is None else choice("--method", method, METHODS)
     with open_event(event) as store:
         result = pair_round(store, round_no, seed, changed_by(by), method=chosen)
         names = {p.id: p.name for p in store.players()}
-    tables: dict[int, list[str]] = {}
-    for seat in result.seats:
-        tables.setdefault(seat.table_no, []).append(
-            "sitter" if seat.player_id is None else names[seat.player_id]
-        )
+    tables = {
+        t: ["sitter" if p is None else names[p] for p in players]
+        for t, players in players_by_table(result.seats).items()
+    }
     report = result.info.pairing_report
     if as_json:
         print_json(

@@ -19,7 +19,7 @@ from paiju.tournament.director.formats import EventFormat
 from paiju.tournament.director.pins import round_pins
 from paiju.tournament.director.players import Entry, add_late_entry, withdraw
 from paiju.tournament.director.rounds import choose_boards, pair_round, release
-from paiju.tournament.director.store import SCHEMA_VERSION, EventStore
+from paiju.tournament.director.store import SCHEMA_VERSION, EventStore, Seat, players_by_table
 
 
 def test_a_new_event_is_in_wal_mode_with_its_players_and_format(make_event: MakeEvent) -> None:
@@ -32,6 +32,12 @@ def test_a_new_event_is_in_wal_mode_with_its_players_and_format(make_event: Make
     creation = store.audit_log()
     assert [e.entity for e in creation] == ["event"] + ["players"] * 7
     assert {e.who for e in creation} == {"tester"} and {e.action for e in creation} == {"create the event"}
+
+
+def test_players_by_table_puts_each_table_in_position_order_with_its_sitters() -> None:
+    seats = [Seat(2, 1, None), Seat(1, 2, 3), Seat(2, 0, 5), Seat(1, 0, 1), Seat(1, 1, 2), Seat(2, 2, 4)]
+    tables = players_by_table(seats)
+    assert tables == {1: (1, 2, 3), 2: (5, None, 4)} and list(tables) == [1, 2]
 
 
 def test_every_change_is_logged_with_the_row_before_and_after(make_event: MakeEvent) -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from paiju.core.errors import ConfigError
 from paiju.tournament.director.formats import TABLE_SIZE
-from paiju.tournament.director.store import Seat, Stage
+from paiju.tournament.director.store import Seat, Stage, players_by_table
 
 
 def board_numbers(round_no: int, boards_per_round: int) -> list[int]:
@@ -55,9 +55,7 @@ def plan_round(
 
     ``hand_counts[player]`` is how often the player held hands A, B, C in earlier rounds.
     """
-    by_table: dict[int, list[int | None]] = {}
-    for seat in sorted(seats, key=lambda s: (s.table_no, s.position)):
-        by_table.setdefault(seat.table_no, []).append(seat.player_id)
+    by_table = players_by_table(seats)
     if any(len(players) != TABLE_SIZE for players in by_table.values()):
         raise ConfigError("movement: every table seats three (players or sitters)")
     stages: list[Stage] = []

@@ -37,7 +37,7 @@ from paiju.tournament.director.pairing import DEFAULT_BUDGET, Entrant, pair_key,
 from paiju.tournament.director.pins import issue_pins
 from paiju.tournament.director.players import next_unpaired_round
 from paiju.tournament.director.standings import Standings, compute_standings, finalists, totals_before
-from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat
+from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat, players_by_table
 
 Method = Literal["random", "rating", "swiss"]
 
@@ -48,11 +48,8 @@ def meetings(store: EventStore, before: int) -> Counter[tuple[int, int]]:
     for info in store.rounds():
         if info.number >= before:
             break
-        tables: dict[int, list[int]] = {}
-        for seat in store.seats(info.number):
-            if seat.player_id is not None:
-                tables.setdefault(seat.table_no, []).append(seat.player_id)
-        for players in tables.values():
+        for table in players_by_table(store.seats(info.number)).values():
+            players = [p for p in table if p is not None]  # sitters meet no one
             for i, a in enumerate(players):
                 for b in players[i + 1 :]:
                     met[pair_key(a, b)] += 1

@@ -14,7 +14,7 @@ from paiju.core.errors import NotFoundError
 from paiju.tournament.director.boards import Board
 from paiju.tournament.director.formats import HANDS, EventFormat
 from paiju.tournament.director.results import EntryError
-from paiju.tournament.director.store import EventStore, Player, Stage
+from paiju.tournament.director.store import EventStore, Player, Stage, players_by_table
 
 
 def _at(where: str, field: str) -> str:
@@ -36,15 +36,12 @@ class RoundTables:
     @classmethod
     def load(cls, store: EventStore, round_no: int) -> RoundTables:
         info = store.round(round_no)  # a round not paired is an error naming it
-        tables: dict[int, list[int | None]] = {}
-        for seat in store.seats(round_no):
-            tables.setdefault(seat.table_no, []).append(seat.player_id)
         return cls(
             number=round_no,
             format=store.event().format,
             released=info.released_at is not None,
             boards={b.number: Board.parse(b.record) for b in store.boards(round_no)},
-            tables={t: tuple(ps) for t, ps in tables.items()},
+            tables=players_by_table(store.seats(round_no)),
             stages={(st.table_no, st.board): st for st in store.movement(round_no)},
             players={p.id: p for p in store.players()},
         )

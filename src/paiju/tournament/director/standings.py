@@ -47,7 +47,7 @@ from paiju.tournament.director.comparison import compare
 from paiju.tournament.director.formats import CARRY_SHARE, HANDS, TABLE_SIZE, EventFormat, TieBreak
 from paiju.tournament.director.results import StoredResult, stored_results
 from paiju.tournament.director.seating import RoundTables
-from paiju.tournament.director.store import EventStore, Player, RoundInfo
+from paiju.tournament.director.store import EventStore, Player, RoundInfo, players_by_table
 from paiju.tournament.validate import distinguishable
 
 Status = Literal["confirmed", "pending", "missing", "fouled", "adjusted"]
@@ -454,11 +454,8 @@ def _tally(store: EventStore, rounds: range, sheets: list[BoardSheet]) -> _Tally
                     if h.hand == 0:
                         tally.landlord[h.player_id] += h.points
     for round_no in rounds:
-        at: dict[int, list[int]] = defaultdict(list)
-        for seat in store.seats(round_no):
-            if seat.player_id is not None:
-                at[seat.table_no].append(seat.player_id)
-        for players in at.values():
+        for table in players_by_table(store.seats(round_no)).values():
+            players = [p for p in table if p is not None]  # a sitter is no one's opponent
             for p in players:
                 tally.met[p] += [o for o in players if o != p]
     return tally

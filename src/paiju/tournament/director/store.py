@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -216,6 +216,14 @@ class Seat:
     table_no: int
     position: int
     player_id: int | None
+
+
+def players_by_table(seats: Iterable[Seat]) -> dict[int, tuple[int | None, ...]]:
+    """Table -> the player id at each of its positions in order (None: a sitter), tables in order."""
+    tables: dict[int, list[int | None]] = {}
+    for seat in sorted(seats, key=lambda s: (s.table_no, s.position)):
+        tables.setdefault(seat.table_no, []).append(seat.player_id)
+    return {table_no: tuple(players) for table_no, players in tables.items()}
 
 
 @dataclass(frozen=True)
