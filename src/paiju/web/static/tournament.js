@@ -4,33 +4,12 @@
 // the CLI (paiju tournament new / pair / boards) and is served with paiju serve --event.
 "use strict";
 (() => {
-  const { el, showError } = paiju;
+  const { el, api, showError } = paiju;
   const $ = (id) => document.getElementById(id);
   const query = new URLSearchParams(location.search);
   const HANDS = ["A", "B", "C"];
   const SPRINGS = [["none", "none"], ["spring", "spring 春天"], ["anti-spring", "anti-spring 反春"]];
   const TOKEN_KEY = "paiju-director-token";
-
-  // --- talking to the server: errors keep the field the server names ---------------------------
-  let busy = 0;
-  async function call(path, body, headers) {
-    busy += 1; document.body.dataset.busy = "1";
-    try {
-      const opts = { method: body === undefined ? "GET" : "POST", headers: { ...(headers || {}) }, credentials: "same-origin" };
-      if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-      const res = await fetch(path, opts);
-      let data = null;
-      try { data = await res.json(); } catch (e) { data = { error: `HTTP ${res.status}`, field: null }; }
-      if (!res.ok) {
-        const err = new Error((data && data.error) || `HTTP ${res.status}`);
-        err.status = res.status; err.field = data && data.field;
-        throw err;
-      }
-      return data;
-    } finally {
-      busy -= 1; if (busy === 0) delete document.body.dataset.busy;
-    }
-  }
 
   // an error shown in the banner, and under the field it names inside ``scope`` (a form)
   function clearErrors(scope) {
@@ -79,7 +58,7 @@
   }
 
   async function eventPage() {
-    const ev = await call("/api/tournament");
+    const ev = await api("/api/tournament");
     $("title").textContent = ev.name;
     document.title = `${ev.name} — paiju`;
     $("format").textContent = formatLine(ev.format);
@@ -102,9 +81,9 @@
 
   // --- a round's pairings ---------------------------------------------------------------------
   async function roundPage() {
-    const ev = await call("/api/tournament");
+    const ev = await api("/api/tournament");
     const number = wholeParam("round") || ev.current_round || (ev.rounds.length ? ev.rounds[ev.rounds.length - 1].round : 1);
-    const r = await call(`/api/tournament/rounds/${number}`);
+    const r = await api(`/api/tournament/rounds/${number}`);
     $("title").textContent = `${ev.name} · round ${number}`;
     const played = r.boards.length && r.boards.every((b) => b.cards);
     $("state").textContent = played ? "Played: every table has finished every board."
@@ -217,7 +196,7 @@
     clearErrors(who); clearErrors(section);
     const t = tableState;
     try {
-      const stored = await call(`/api/tournament/rounds/${t.round}/tables/${t.table}/${what}`,
+      const stored = await api(`/api/tournament/rounds/${t.round}/tables/${t.table}/${what}`,
         { ...body, player: $("player").value, pin: $("pin").value });
       await loadTable();
       const again = document.querySelector(`.board-entry[data-board="${board}"] .message`);
@@ -233,7 +212,7 @@
   async function loadTable() {
     const round = wholeParam("round"), tableNo = wholeParam("table");
     if (!round || !tableNo) throw new Error("name the round and the table: /tournament/table?round=1&table=2");
-    const view = await call(`/api/tournament/rounds/${round}/tables/${tableNo}`);
+    const view = await api(`/api/tournament/rounds/${round}/tables/${tableNo}`);
     tableState = view;
     $("title").textContent = `Round ${round} · table ${tableNo}`;
     $("back").href = roundLink(round);
@@ -263,7 +242,7 @@
     const box = $("standings");
     async function poll() {
       try {
-        const s = await call(path);
+        const s = await api(path);
         const text = JSON.stringify(s);
         if (text !== last) { last = text; shown += 1; draw(s); box.dataset.version = String(shown); }
         $("waiting").textContent = `${waitingLine(s)} · checked ${new Date().toLocaleTimeString()} · every ${every} s`;
@@ -302,7 +281,7 @@
 
   // --- the director's pages -------------------------------------------------------------------------
   function token() { return sessionStorage.getItem(TOKEN_KEY) || ""; }
-  const asDirector = (path, body) => call(path, body, { "X-Director-Token": token() });
+  const asDirector = (path, body) => api(path, body, { headers: { "X-Director-Token": token() } });
   const by = () => $("by").value.trim() || "director";
 
   function tokenFromAddress() {
@@ -331,7 +310,7 @@
     });
     $("correction").addEventListener("submit", (e) => { e.preventDefault(); correct(); });
     $("adjust").addEventListener("submit", (e) => { e.preventDefault(); adjust(); });
-    const ev = await call("/api/tournament");
+    const ev = await api("/api/tournament");
     $("title").textContent = `${ev.name}: the director's pages`;
     for (const r of ev.rounds) $("round").append(el("option", { value: r.round }, `round ${r.round}`));
     const chosen = wholeParam("round") || ev.current_round || (ev.rounds.length ? ev.rounds[ev.rounds.length - 1].round : null);
@@ -343,9 +322,12 @@
     clearErrors(document.body);
     const round = $("round").value;
     if (!round) { $("round-state").textContent = "No round is paired yet (paiju tournament pair)."; return; }
+    // one request after the other: paiju.api clears the banner on success, so a request
+    // answering after another's refusal would wipe its message
     let d, ev;
     try {
-      [d, ev] = await Promise.all([asDirector(`/api/tournament/director/rounds/${round}`), call("/api/tournament")]);
+      d = await asDirector(`/api/tournament/director/rounds/${round}`);
+      ev = await api("/api/tournament");
     } catch (err) { fieldError($("access"), err); throw err; }
     const info = ev.rounds.find((r) => String(r.round) === round);
     $("round-state").textContent = d.released_at ? `released ${d.released_at}` : d.boards_at ? "boards chosen, not released" : "paired; no boards yet (paiju tournament boards)";
@@ -364,7 +346,8 @@
           el("td", {}, describe(r)), el("td", {}, r.status), el("td", {}, r.entered_by), el("td", {}, r.confirmed_by || ""), el("td", {}, fix));
       })));
     }
-    await Promise.all([loadAdjustments(), loadLog()]);
+    await loadAdjustments();
+    await loadLog();
   }
 
   function fillCorrection(r) {
