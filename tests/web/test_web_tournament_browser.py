@@ -255,10 +255,14 @@ def test_the_directors_pages_need_the_token_and_show_the_pins(
     with EventStore.open(event) as store:
         (made,) = [a for a in store.adjustments() if a["reason"] == "late arrival"]
         assert made["made_by"] == "Chief"
-    # withdrawn again, from its row
+    # withdrawn again, from its row, with no name given: the server's default name is logged
+    page.fill("#by", "")
     page.fill("#adjustments tr[data-adjustment] input", "entered by mistake")
     page.click("#adjustments tr[data-adjustment] button.cancel")
     page.wait_for_selector("#adjustments tr[data-adjustment]", state="detached")
+    with EventStore.open(event) as store:
+        (withdrawn,) = [e for e in store.audit_log() if e.action.endswith("entered by mistake")]
+    assert withdrawn.who == "director (web)"
 
 
 @pytest.fixture

@@ -282,7 +282,9 @@
   // --- the director's pages -------------------------------------------------------------------------
   function token() { return sessionStorage.getItem(TOKEN_KEY) || ""; }
   const asDirector = (path, body) => api(path, body, { headers: { "X-Director-Token": token() } });
-  const by = () => $("by").value.trim() || "director";
+  // who makes a change, for the audit log: an empty field sends none (JSON.stringify leaves an
+  // undefined field out), so the server records its own default, "director (web)"
+  const by = () => $("by").value.trim() || undefined;
 
   function tokenFromAddress() {
     // the address paiju serve prints carries the token after '#' (never sent to the server);
