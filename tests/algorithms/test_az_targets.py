@@ -82,6 +82,14 @@ def test_arrays_built_without_rollouts_have_none() -> None:
     assert np.array_equal(value_targets(bare, ValueTarget.parse("rollouts")).values, g.values)
 
 
+def test_rollout_values_of_another_length_are_refused_naming_the_field() -> None:
+    g = _game()
+    for wrong in (np.zeros(0, dtype=np.float32), g.rollout_values[:2]):
+        with pytest.raises(ValueError, match="rollout_values has"):
+            SampleArrays(g.planes, g.vector, g.values, g.offsets, g.policy_first, g.policy_second,
+                         g.policy_prob, g.root_values, wrong)
+
+
 @pytest.mark.parametrize("text", ["", "win", "mix", "mix:", "mix:1.5", "mix:-0.1", "mix:x", "root:0.5"])
 def test_other_names_are_refused_naming_the_choices(text: str) -> None:
     with pytest.raises(ConfigError, match="use outcome, root, rollouts or mix"):

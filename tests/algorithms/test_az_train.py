@@ -132,9 +132,11 @@ def test_value_targets_mix_the_outcome_with_the_root_value_where_a_sample_has_on
     z, q = replay.values, replay.root_values
     assert np.allclose(mixed.values[searched], 0.75 * z[searched] + 0.25 * q[searched])
     assert np.array_equal(mixed.values[~searched], z[~searched])
-    # a hand-computed pair: outcome +1 with root value 0.5, and a sample without one
+    # a hand-computed pair: outcome +1 with root value 0.5, and a sample without one (no rollouts:
+    # rollout_values of the replay's length would be refused)
     two = replace(replay, values=np.array([[1, -1], [-1, 1]], dtype=np.float32),
-                  root_values=np.array([[0.5, -0.5], [np.nan, np.nan]], dtype=np.float32))
+                  root_values=np.array([[0.5, -0.5], [np.nan, np.nan]], dtype=np.float32),
+                  rollout_values=np.full((2, 2), np.nan, dtype=np.float32))
     assert value_targets(two, 0.5).values.tolist() == [[0.75, -0.75], [-1.0, 1.0]]
     # samples stored before root values were kept load without any
     with np.load(tmp_path / "s.npz") as data:

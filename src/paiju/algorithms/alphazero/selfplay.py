@@ -192,7 +192,7 @@ class SampleArrays:
     a search, a sample stored before it was kept, or the other seats of a game that is not
     two-player constant-sum), the mean return of random rollouts from the position
     ``rollout_values[i]`` in the same order (NaN where none were played; arrays built
-    without it have none), and policy entries
+    without it, None, have none), and policy entries
     ``policy_first/second/prob[offsets[i]:offsets[i + 1]]`` (none for a value-only sample).
     """
 
@@ -204,11 +204,15 @@ class SampleArrays:
     policy_second: np.ndarray
     policy_prob: np.ndarray
     root_values: np.ndarray
-    rollout_values: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
+    # None (none played) becomes NaN in __post_init__, so a built SampleArrays always holds an array
+    rollout_values: np.ndarray = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        if len(self.rollout_values) != len(self.values):  # built without it: none played
+        if self.rollout_values is None:
             self.rollout_values = np.full(np.shape(self.values), np.nan, dtype=np.float32)
+        elif len(self.rollout_values) != len(self.values):  # a caller's bug, not "none played"
+            raise ValueError(f"SampleArrays: rollout_values has {len(self.rollout_values)} rows for "
+                             f"{len(self.values)} samples (leave it out, None, when none were played)")
 
     def __len__(self) -> int:
         return len(self.values)
