@@ -8,14 +8,14 @@ change is one transaction and is kept in the event's audit log (``paiju tourname
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
-from paiju.cli.tournament_options import ByOpt, EventArg, JsonOpt, RoundOpt, changed_by, choice, open_event
+from paiju.cli.tournament_options import ByOpt, EventArg, JsonOpt, RoundOpt, changed_by, open_event
 from paiju.cli.tournament_plan import plan
 from paiju.cli.tournament_results import COMMANDS as RESULT_COMMANDS
 from paiju.cli.validate import LimitsHelpCommand, input_file, output_file, parquet_input
@@ -23,13 +23,6 @@ from paiju.cli.validate import LimitsHelpCommand, input_file, output_file, parqu
 app = typer.Typer(no_args_is_help=True)
 
 MAX_MIN_PLAYS = 1_000_000
-
-METHODS: dict[str, Literal["random", "rating", "swiss"]] = {
-    "random": "random",
-    "rating": "rating",
-    "swiss": "swiss",
-}
-SELECTIONS: dict[str, Literal["dih", "random"]] = {"dih": "dih", "random": "random"}
 
 
 @app.command("new", cls=LimitsHelpCommand)
@@ -140,10 +133,11 @@ def pair(
     as_json: JsonOpt = False,
 ) -> None:
     """Pair the next round into tables of three and plan its movement."""
-    from paiju.tournament.director.rounds import pair_round
+    from paiju.tournament.director.formats import choose
+    from paiju.tournament.director.rounds import METHODS, pair_round
     from paiju.tournament.director.store import players_by_table
 
-    chosen = None if method is None else choice("--method", method, METHODS)
+    chosen = None if method is None else choose("--method", method, METHODS)
     with open_event(event) as store:
         result = pair_round(store, round_no, seed, changed_by(by), method=chosen)
         names = {p.id: p.name for p in store.players()}
@@ -206,9 +200,10 @@ def boards(
     as_json: JsonOpt = False,
 ) -> None:
     """Choose a round's boards (DIH or random), or list them: cards only once released."""
-    from paiju.tournament.director.rounds import choose_boards, round_boards
+    from paiju.tournament.director.formats import choose
+    from paiju.tournament.director.rounds import SELECTIONS, choose_boards, round_boards
 
-    how = None if select is None else choice("--select", select, SELECTIONS)
+    how = None if select is None else choose("--select", select, SELECTIONS)
     with open_event(event) as store:
         if how is not None:
             choose_boards(

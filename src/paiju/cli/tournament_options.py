@@ -1,14 +1,14 @@
 """What every `paiju tournament` command shares: the event argument, the round, who makes a
-change (for the audit log), ``--json``, opening the event file and checking a named choice.
+change (for the audit log), ``--json`` and opening the event file (a named choice is checked by
+:func:`paiju.tournament.director.formats.choose`).
 The commands live in :mod:`paiju.cli.tournament` (the event, players, rounds, boards, sheets)
 and :mod:`paiju.cli.tournament_results` (score entry, adjustments, standings)."""
 
 from __future__ import annotations
 
 import getpass
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -26,17 +26,6 @@ ByOpt = Annotated[
     typer.Option("--by", help="Who makes the change, for the audit log (default: the login name)."),
 ]
 JsonOpt = Annotated[bool, opt.json_flag("Print one JSON object instead of text.")]
-
-T = TypeVar("T")
-
-
-def choice(option: str, value: str, choices: Mapping[str, T]) -> T:
-    """``choices[value]``; a value not among them is refused naming ``option`` and the choices."""
-    from paiju.core.errors import ConfigError
-
-    if value not in choices:
-        raise ConfigError(f"{option} {value!r}: choose one of {', '.join(choices)}")
-    return choices[value]
 
 
 def changed_by(by: str | None) -> str:

@@ -23,7 +23,7 @@ from paiju.cli.validate import (
     output_file,
     parquet_input,
 )
-from paiju.tournament.director.formats import MAX_BOARDS_PER_ROUND, MAX_ROUNDS
+from paiju.tournament.director.formats import MAX_BOARDS_PER_ROUND, MAX_ROUNDS, choose
 
 
 def plan(
@@ -113,7 +113,6 @@ def plan(
         PAIRINGS,
         SELECTIONS,
         PlanConfig,
-        choose,
         plot_plan,
         run_plan,
     )

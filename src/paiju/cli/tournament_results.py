@@ -19,9 +19,9 @@ from rich.console import JustifyMethod
 from rich.table import Table
 
 from paiju.cli.common import console, print_json
-from paiju.cli.tournament_options import ByOpt, EventArg, JsonOpt, RoundOpt, changed_by, choice, open_event
+from paiju.cli.tournament_options import ByOpt, EventArg, JsonOpt, RoundOpt, changed_by, open_event
 from paiju.cli.validate import input_file, output_file
-from paiju.tournament.director.formats import HANDS, MAX_BOARDS_PER_ROUND, MAX_ROUNDS
+from paiju.tournament.director.formats import HANDS, MAX_BOARDS_PER_ROUND, MAX_ROUNDS, choose
 
 if TYPE_CHECKING:  # imported when a command runs, not for --help
     from paiju.tournament.director.results import StoredResult, TableResult
@@ -117,7 +117,6 @@ def _result_from(current: TableResult, changes: dict[str, Any]) -> TableResult:
     return dataclasses.replace(current, **{k: v for k, v in changes.items() if v is not None})
 
 
-SPRING_CHOICES: Final = {"none": "none", "spring": "spring", "anti-spring": "anti-spring"}
 WON_CHOICES: Final = {"won": True, "lost": False}
 
 
@@ -146,6 +145,7 @@ def correct(
     confirmed by you, and the audit log keeps the row before and after with the reason."""
     from paiju.core.errors import NotFoundError
     from paiju.tournament.director.entry import correct_result, result_at
+    from paiju.tournament.director.results import SPRINGS
     from paiju.tournament.director.seating import round_tables
 
     with open_event(event) as store:
@@ -160,8 +160,8 @@ def correct(
             "bid": bid,
             "doublings": doublings,
             "bombs": bombs,
-            "spring": None if spring is None else choice("--spring", spring, SPRING_CHOICES),
-            "landlord_won": None if result is None else choice("--result", result, WON_CHOICES),
+            "spring": None if spring is None else choose("--spring", spring, SPRINGS),
+            "landlord_won": None if result is None else WON_CHOICES[choose("--result", result, WON_CHOICES)],
         }
         fixed = correct_result(
             store, round_no, table_no, board, _result_from(current.result, changes), changed_by(by), reason
@@ -190,14 +190,7 @@ def pins(event: EventArg, round_no: RoundOpt, by: ByOpt = None, as_json: JsonOpt
     console.print(table)
 
 
-ADJUSTMENTS: Final = {
-    "fouled": "fouled",
-    "score": "score",
-    "points": "points",
-    "penalty": "penalty",
-    "cancel": "cancel",
-    "list": "list",
-}
+ADJUSTMENTS: Final = ("fouled", "score", "points", "penalty", "cancel", "list")
 
 
 def adjust(
@@ -242,7 +235,7 @@ def adjust(
     from paiju.core.errors import ConfigError
     from paiju.tournament.director import adjustments as adj
 
-    what = choice("KIND", kind, ADJUSTMENTS)
+    what = choose("KIND", kind, ADJUSTMENTS)
 
     def need(value: Any, option: str) -> Any:
         if value is None:

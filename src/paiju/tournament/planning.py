@@ -61,7 +61,7 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Final, Literal, TypeVar, get_args
+from typing import Any, Final, Literal, get_args
 
 import numpy as np
 
@@ -69,7 +69,13 @@ from paiju.core.errors import ConfigError
 from paiju.core.rng import as_generator, derive_seed
 from paiju.core.runner import Backend, Progress, TaskJournal, run_journalled
 from paiju.core.stats import Estimate, proportion_ci
-from paiju.tournament.director.formats import MAX_BOARDS_PER_ROUND, MAX_ROUNDS, TABLE_SIZE, Comparison
+from paiju.tournament.director.formats import (
+    MAX_BOARDS_PER_ROUND,
+    MAX_ROUNDS,
+    TABLE_SIZE,
+    Comparison,
+    choose,
+)
 from paiju.tournament.selection import DealPool, select_paper
 from paiju.tournament.validate import distinguishable, rank_points
 
@@ -79,7 +85,6 @@ Measure = Literal["unique", "right"]
 SELECTIONS: Final[tuple[BoardSelection, ...]] = get_args(BoardSelection)
 PAIRINGS: Final[tuple[Pairing, ...]] = get_args(Pairing)
 COMPARISONS: Final[tuple[Comparison, ...]] = get_args(Comparison)
-C = TypeVar("C", bound=str)
 
 POOLS: Final = Path(__file__).parent / "pools"
 DEFAULT_POOL: Final = POOLS / "ddz-pool-300-v1.txt"
@@ -149,14 +154,6 @@ class PlanConfig:
         out = asdict(self)
         out["selections"] = list(self.selections)
         return out
-
-
-def choose(name: str, value: str, choices: tuple[C, ...]) -> C:
-    """``value`` as one of ``choices``, or a :class:`ConfigError` naming ``name`` and the choices."""
-    for choice in choices:
-        if value == choice:
-            return choice
-    raise ConfigError(f"{name} {value!r}: choose one of {', '.join(choices)}")
 
 
 def _whole(value: object, name: str, low: int, high: int) -> None:
@@ -549,7 +546,7 @@ def plot_plan(report: PlanReport, path: str | Path) -> Path:
 
 __all__ = [
     "COMPARISONS", "DEFAULT_LAWS", "DEFAULT_POOL", "EVENTS_PER_TASK", "PAIRINGS", "SELECTIONS", "EventBatch",
-    "EventModel", "PlanConfig", "PlanReport", "PlanRow", "choose", "compared_points", "field_skills",
+    "EventModel", "PlanConfig", "PlanReport", "PlanRow", "compared_points", "field_skills",
     "hands_held", "law_thresholds", "matchpoints", "plan_tasks", "play_batch", "play_round", "plot_plan",
     "run_plan", "seat_tables", "seating", "simulate_events", "table_results",
 ]

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from paiju.core.errors import ConfigError
-from paiju.tournament.director.formats import EventFormat
+from paiju.tournament.director.formats import EventFormat, choose
+from paiju.tournament.director.results import SPRINGS
 
 
 def test_items_set_typed_fields_and_round_trip_through_json() -> None:
@@ -62,3 +63,19 @@ def test_a_bad_item_is_named(items: list[str], message: str) -> None:
 def test_a_stored_format_from_a_newer_paiju_is_refused() -> None:
     with pytest.raises(ConfigError, match="does not know"):
         EventFormat.from_json('{"rounds": 3, "teams": true}')
+
+
+def test_a_named_choice_is_checked_by_one_helper_for_options_and_format_items() -> None:
+    assert choose("--method", "swiss", ("random", "rating", "swiss")) == "swiss"
+    with pytest.raises(
+        ConfigError, match=re.escape("--spring 'autumn': choose one of none, spring, anti-spring")
+    ):
+        choose("--spring", "autumn", SPRINGS)
+    with pytest.raises(
+        ConfigError, match=re.escape("format landlord='auction': choose one of fixed, bidding")
+    ):
+        EventFormat(landlord="auction")
+    with pytest.raises(
+        ConfigError, match=re.escape("format tie_breaks='coin': choose one of opponents, landlord, lot")
+    ):
+        EventFormat(tie_breaks=("coin",))

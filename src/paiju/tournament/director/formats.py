@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import typing
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, TypeVar, get_args
 
 from paiju.core.errors import ConfigError
 from paiju.doudizhu.scoring import SCORING_RULES
@@ -36,6 +37,18 @@ TieBreak = Literal["opponents", "landlord", "lot"]
 CarryOver = Literal["none", "half", "full"]
 CARRY_SHARE: Final[dict[CarryOver, float]] = {"none": 0.0, "half": 0.5, "full": 1.0}
 """The share of the qualifying total a finalist takes into the final, by ``carry_over``."""
+C = TypeVar("C", bound=str)
+
+
+def choose(name: str, value: object, choices: Collection[C], *, sep: str = " ") -> C:
+    """``value`` as one of ``choices``, or a :class:`ConfigError` naming ``name``, the value and
+    the choices (``--method 'x': choose one of random, rating, swiss``; ``sep="="`` writes a
+    format item, ``format odd_field='x'``). The one check of a named choice for the director,
+    the event planner and their commands."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise ConfigError(f"{name}{sep}{value!r}: choose one of {', '.join(choices)}")
 
 
 @dataclass(frozen=True)
@@ -83,13 +96,12 @@ class EventFormat:
         _positive(self.boards_per_round, "boards_per_round", MAX_BOARDS_PER_ROUND)
         _positive(self.top, "top", 10_000)
         for name in ("odd_field", "bye_score", "comparison", "first_round", "landlord", "carry_over"):
-            _choice(name, getattr(self, name), _CHOICES[name])
-        if self.scoring not in SCORING_RULES:
-            raise ConfigError(f"format scoring={self.scoring!r}: choose one of {', '.join(SCORING_RULES)}")
+            choose(f"format {name}", getattr(self, name), _CHOICES[name], sep="=")
+        choose("format scoring", self.scoring, SCORING_RULES, sep="=")
         if not self.tie_breaks or len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise ConfigError(f"format tie_breaks={','.join(self.tie_breaks)}: name each tie-break once")
         for tb in self.tie_breaks:
-            _choice("tie_breaks", tb, get_args(TieBreak))
+            choose("format tie_breaks", tb, get_args(TieBreak), sep="=")
         self._check_stages()
 
     def _check_stages(self) -> None:
@@ -164,11 +176,6 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
 def _positive(value: object, name: str, most: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
         raise ConfigError(f"format {name}={value!r}: expected a whole number 1..{most}")
-
-
-def _choice(name: str, value: object, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ConfigError(f"format {name}={value!r}: choose one of {', '.join(choices)}")
 
 
 def _convert(key: str, raw: str, kind: Any) -> Any:

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal, get_args
 
 import numpy as np
 
@@ -40,6 +40,9 @@ from paiju.tournament.director.standings import Standings, compute_standings, fi
 from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat, players_by_table
 
 Method = Literal["random", "rating", "swiss"]
+METHODS: Final[tuple[Method, ...]] = get_args(Method)
+BoardSelection = Literal["dih", "random"]
+SELECTIONS: Final[tuple[BoardSelection, ...]] = get_args(BoardSelection)
 
 
 def meetings(store: EventStore, before: int) -> Counter[tuple[int, int]]:
@@ -239,7 +242,7 @@ def choose_boards(
     seed: int,
     who: str,
     *,
-    select: Literal["dih", "random"],
+    select: BoardSelection,
     pool: Path | None,
     dists: Path | None = None,
     min_plays: int = 50,
