@@ -382,15 +382,16 @@ def standings(
 ) -> None:
     """The standings after a round: totals, ranks with ties and tie-breaks, whether the top R
     are unique, per-board result sheets; as text, JSON, CSV and a page for the hall."""
-    from paiju.tournament.director.publish import hall_page, standings_csv, write_page
+    from paiju.core.records import atomic_write_text
+    from paiju.tournament.director.publish import hall_page, standings_csv
     from paiju.tournament.director.standings import compute_standings
 
     with open_event(event) as store:
         table = compute_standings(store, round_no)
     if csv_out is not None:
-        write_page(csv_out, standings_csv(table))
+        atomic_write_text(csv_out, standings_csv(table))
     if html_out is not None:
-        write_page(html_out, hall_page(table, refresh=refresh))
+        atomic_write_text(html_out, hall_page(table, refresh=refresh))
     if as_json:
         print_json(table.as_dict(sheets=True))
         return
@@ -420,15 +421,15 @@ def masterpoints(
     as_json: JsonOpt = False,
 ) -> None:
     """Master points by final place from a configurable table, with a CSV export."""
+    from paiju.core.records import atomic_write_text
     from paiju.tournament.director.masterpoints import award, awards_csv, load_table
-    from paiju.tournament.director.publish import write_page
     from paiju.tournament.director.standings import compute_standings
 
     points_table = load_table(scale)
     with open_event(event) as store:
         awards = award(compute_standings(store, round_no), points_table)
     if csv_out is not None:
-        write_page(csv_out, awards_csv(awards))
+        atomic_write_text(csv_out, awards_csv(awards))
     if as_json:
         print_json(
             {

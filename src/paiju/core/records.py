@@ -182,7 +182,7 @@ class RecordWriter:
                 )
         else:
             header = {"run_id": self.run_id, "config": self.run_config}
-            _atomic_write_text(run_file, json.dumps(header, indent=2))
+            atomic_write_text(run_file, json.dumps(header, indent=2))
         for stale in self.out_dir.glob(_TMP_PREFIX + "*"):  # a batch cut off mid-write
             stale.unlink()
 
@@ -256,9 +256,11 @@ class _DirectoryLock:
         self.release()
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file beside it, flushed to disk,
+    and one rename: a reader sees the old file or the new one, never half of it."""
     tmp = path.with_name(f"{_TMP_PREFIX}{uuid.uuid4().hex}")
-    with open(tmp, "w") as fh:
+    with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())

@@ -10,7 +10,8 @@ from pathlib import Path
 from director_helpers import MakeEvent, six_player_event
 from test_sheets import Checker
 
-from paiju.tournament.director.publish import CSV_COLUMNS, hall_page, standings_csv, write_page
+from paiju.core.records import atomic_write_text
+from paiju.tournament.director.publish import CSV_COLUMNS, hall_page, standings_csv
 from paiju.tournament.director.standings import compute_standings
 
 
@@ -46,6 +47,6 @@ def test_the_hall_page_reloads_itself_and_escapes_every_name(make_event: MakeEve
     assert "refresh" not in hall_page(standings, refresh=0)
     (tmp_path / "screen").mkdir()
     out = tmp_path / "screen" / "hall.html"
-    write_page(out, page)
-    write_page(out, hall_page(standings, refresh=10))
+    atomic_write_text(out, page)
+    atomic_write_text(out, hall_page(standings, refresh=10))
     assert 'content="10"' in out.read_text() and [p.name for p in out.parent.iterdir()] == ["hall.html"]

@@ -54,6 +54,8 @@ def test_the_sheets_of_a_round(make_event: MakeEvent, tmp_path: Path) -> None:
     boards = choose_boards(store, 1, 1, "desk", select="random", pool=None)
     written = write_round_sheets(store, 1, tmp_path / "round-1")
     assert [p.name for p in written] == list(FILES)
+    # each page written in one rename: no temporary file left beside them
+    assert sorted(p.name for p in (tmp_path / "round-1").iterdir()) == sorted(FILES)
     pages = {p.name: _check(p) for p in written}
     for path in written:
         text = path.read_text(encoding="utf-8")

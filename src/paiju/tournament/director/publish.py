@@ -3,8 +3,9 @@ reloads itself.
 
 The page (:func:`hall_page`) carries everything inline (no script, no external file), so
 it can be opened from a USB stick or served as a static file; with a refresh interval it
-reloads itself (``<meta http-equiv="refresh">``), and :func:`write_page` replaces the file
-in one rename, so a screen reloading it never shows a half-written page. Rewrite it after
+reloads itself (``<meta http-equiv="refresh">``); written with
+:func:`paiju.core.records.atomic_write_text`, it is replaced in one rename, so a screen
+reloading it never shows a half-written page. Rewrite it after
 each entry (``paiju tournament standings EVENT --html hall.html --refresh 30``): the live
 page the web app serves comes later.
 """
@@ -12,13 +13,11 @@ page the web app serves comes later.
 from __future__ import annotations
 
 import csv
-import html
 import io
-import os
-from pathlib import Path
 from typing import Final
 
 from paiju.tournament.director.formats import HANDS
+from paiju.tournament.director.sheets import escape
 from paiju.tournament.director.standings import BoardSheet, Standings
 from paiju.tournament.director.store import now
 
@@ -49,10 +48,6 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 details { margin: .3em 0; } summary { cursor: pointer; }
 .sheet td, .sheet th { font-size: .8em; }
 """
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _num(value: float | None) -> str:
@@ -94,7 +89,7 @@ def _sheet(standings: Standings, sheet: BoardSheet) -> str:
     for t in sheet.tables:
         landlord = "" if t.landlord_hand is None else HANDS[t.landlord_hand]
         cells = "".join(
-            f"<td>{_e(who(h.player_id))}</td><td class='num'>{_num(h.seat_score)}</td>"
+            f"<td>{escape(who(h.player_id))}</td><td class='num'>{_num(h.seat_score)}</td>"
             f"<td class='num'>{_num(h.points)}</td>"
             for h in t.hands
         )
@@ -125,7 +120,8 @@ def hall_page(standings: Standings, *, refresh: int = 0, sheets: bool = True) ->
     shared = standings.shared_places()
     rows = "".join(
         f"<tr><td class='num'>{r.rank}</td><td class='num'>{r.place}{'=' if r.place in shared else ''}</td>"
-        f"<td>{_e(r.player.name)}</td><td>{_e(r.player.club)}</td><td class='num'>{_num(r.total)}</td>"
+        f"<td>{escape(r.player.name)}</td><td>{escape(r.player.club)}</td>"
+        f"<td class='num'>{_num(r.total)}</td>"
         f"<td class='num'>{r.boards}</td><td>{r.decided_by or ''}</td></tr>\n"
         for r in standings.rows
     )
@@ -138,19 +134,12 @@ def hall_page(standings: Standings, *, refresh: int = 0, sheets: bool = True) ->
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"{meta}<title>{_e(standings.event)} standings</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f"<h1>{_e(standings.event)}</h1>\n"
+        f"{meta}<title>{escape(standings.event)} standings</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<h1>{escape(standings.event)}</h1>\n"
         f"<p>Standings after round {standings.after_round} ({fmt.comparison}); {unique}.</p>\n"
-        f"<p class='note'>{'; '.join(waiting) or 'every result is in'} · updated {_e(now())}"
+        f"<p class='note'>{'; '.join(waiting) or 'every result is in'} · updated {escape(now())}"
         f"{f' · reloads every {refresh} s' if refresh > 0 else ''}</p>\n"
         "<table class='standings'>\n<tr><th class='num'>rank</th><th class='num'>place</th><th>player</th>"
         "<th>club</th><th class='num'>total</th><th class='num'>boards</th><th>tie-break</th></tr>\n"
         f"{rows}</table>\n{boards}</body>\n</html>\n"
     )
-
-
-def write_page(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and one rename (never half there)."""
-    temporary = path.with_name(f".{path.name}.writing")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)

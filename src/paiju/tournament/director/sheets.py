@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Final
 
 from paiju.core.errors import ConfigError
+from paiju.core.records import atomic_write_text
 from paiju.tournament.director.boards import Board
 from paiju.tournament.director.formats import HANDS, EventFormat
 from paiju.tournament.director.movement import copies_needed
@@ -103,14 +104,15 @@ class RoundPapers:
         raise KeyError((table_no, position))
 
 
-def _e(text: object) -> str:
+def escape(text: object) -> str:
+    """``text`` as HTML text or an attribute value (names and clubs are the players' own)."""
     return html.escape(str(text), quote=True)
 
 
 def _page(title: str, body: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
         f'<nav class="screen-only"><a href="index.html">round index</a></nav>\n{body}</body>\n</html>\n'
     )
 
@@ -137,30 +139,30 @@ def hand_records(papers: RoundPapers) -> str:
     """The dealers' page: every board's hands, bottom cards, check and copies."""
     copies = copies_needed(papers.tables, len(papers.boards))
     parts = [
-        f"<h1>{_e(papers.event)} · round {papers.round_no} · hand records</h1>\n"
+        f"<h1>{escape(papers.event)} · round {papers.round_no} · hand records</h1>\n"
         f'<p class="note">Confidential until the round starts. Deal {copies} '
         f"cop{'y' if copies == 1 else 'ies'} of each board (one per group of "
         f"{len(papers.boards)} tables).</p>\n"
     ]
     for board in papers.boards:
         rows = "".join(
-            f'<tr><th>{name}</th><td class="cards">{_e(_spaced(hand))}</td>'
+            f'<tr><th>{name}</th><td class="cards">{escape(_spaced(hand))}</td>'
             f"<td>{len(hand)}</td><td>{_hand_role(papers.format, i)}</td></tr>\n"
             for i, (name, hand) in enumerate(zip(HANDS, board.hands, strict=True))
         )
         cards = "".join(
             f'<div class="hand-card"><div>Board {board.number} · hand {name} · check '
             f'<span class="check">{board.check}</span></div>'
-            f'<div class="cards">{_e(_spaced(hand))}</div></div>\n'
+            f'<div class="cards">{escape(_spaced(hand))}</div></div>\n'
             for name, hand in zip(HANDS, board.hands, strict=True)
         )
         parts.append(
             f'<section class="page board" id="board-{board.number}">\n'
             f'<h2>Board {board.number} · check <span class="check">{board.check}</span></h2>\n'
             f"<table>\n<tr><th>hand</th><th>cards</th><th>#</th><th>role</th></tr>\n{rows}"
-            f'<tr><th>bottom</th><td class="cards">{_e(_spaced(board.bottom))}</td><td>3</td>'
+            f'<tr><th>bottom</th><td class="cards">{escape(_spaced(board.bottom))}</td><td>3</td>'
             f"<td>face down in the wallet's middle pocket</td></tr>\n</table>\n"
-            f'<p class="record">{_e(board.record())}</p>\n'
+            f'<p class="record">{escape(board.record())}</p>\n'
             f'<div class="hand-cards">\n{cards}</div>\n</section>\n'
         )
     return _page(f"{papers.event} round {papers.round_no} hand records", "".join(parts))
@@ -180,8 +182,8 @@ def pairings(papers: RoundPapers) -> str:
     tables = []
     for table_no in range(1, papers.tables + 1):
         rows = "".join(
-            f"<tr><td>{position + 1}</td><td>{_e(papers.who(table_no, position))}</td>"
-            f"<td>{_e(_code(papers, table_no, position))}</td>"
+            f"<tr><td>{position + 1}</td><td>{escape(papers.who(table_no, position))}</td>"
+            f"<td>{escape(_code(papers, table_no, position))}</td>"
             f"<td>{', '.join(f'board {b}: {h}' for b, h in _hand_of(papers, table_no, position))}</td></tr>\n"
             for position in range(3)
         )
@@ -191,7 +193,7 @@ def pairings(papers: RoundPapers) -> str:
         )
     byes = (
         "<h2>Byes</h2>\n<ul>"
-        + "".join(f"<li>{_e(papers.players[p].name)}</li>" for p in papers.byes)
+        + "".join(f"<li>{escape(papers.players[p].name)}</li>" for p in papers.byes)
         + "</ul>\n"
         if papers.byes
         else ""
@@ -205,16 +207,16 @@ def pairings(papers: RoundPapers) -> str:
         key=lambda x: (x[0].casefold(), x[1]),
     )
     by_name = "".join(
-        f"<tr><td>{_e(name)}</td><td>{table}</td><td>{position + 1}</td></tr>\n"
+        f"<tr><td>{escape(name)}</td><td>{table}</td><td>{position + 1}</td></tr>\n"
         for name, table, position in named
     )
     by_name += "".join(
-        f'<tr><td>{_e(papers.players[p].name)}</td><td colspan="2">bye</td></tr>\n' for p in papers.byes
+        f'<tr><td>{escape(papers.players[p].name)}</td><td colspan="2">bye</td></tr>\n' for p in papers.byes
     )
     body = (
-        f'<section class="page">\n<h1>{_e(papers.event)} · round {papers.round_no} · tables</h1>\n'
+        f'<section class="page">\n<h1>{escape(papers.event)} · round {papers.round_no} · tables</h1>\n'
         f"{''.join(tables)}{byes}</section>\n"
-        f'<section class="page">\n<h1>{_e(papers.event)} · round {papers.round_no} · by name</h1>\n'
+        f'<section class="page">\n<h1>{escape(papers.event)} · round {papers.round_no} · by name</h1>\n'
         f'<table class="by-name">\n<tr><th>player</th><th>table</th><th>seat</th></tr>\n'
         f"{by_name}</table>\n</section>\n"
     )
@@ -234,7 +236,7 @@ BOX: Final = '<span class="box"></span>'
 
 def _slip(papers: RoundPapers, st: Stage, check: str) -> str:
     holders = "".join(
-        f"<tr><th>hand {name}</th><td>{_e(papers.who(st.table_no, st.holders[h]))}</td>"
+        f"<tr><th>hand {name}</th><td>{escape(papers.who(st.table_no, st.holders[h]))}</td>"
         f"<td>initials {BOX}</td></tr>\n"
         for h, name in enumerate(HANDS)
     )
@@ -277,7 +279,7 @@ def slips(papers: RoundPapers) -> str:
 
 def index(papers: RoundPapers) -> str:
     body = (
-        f"<h1>{_e(papers.event)} · round {papers.round_no}</h1>\n<ul>\n"
+        f"<h1>{escape(papers.event)} · round {papers.round_no}</h1>\n<ul>\n"
         '<li><a href="pairings.html">pairings</a> (the hall)</li>\n'
         '<li><a href="slips.html">score slips</a> (the tables)</li>\n'
         '<li><a href="hand-records.html">hand records</a> (the dealers only)</li>\n</ul>\n'
@@ -298,6 +300,6 @@ def write_round_sheets(store: EventStore, round_no: int, out: Path) -> list[Path
     written = []
     for name, text in pages:
         path = out / name
-        path.write_text(text, encoding="utf-8")
+        atomic_write_text(path, text)  # a page rewritten while open in a browser is never half there
         written.append(path)
     return written
