@@ -49,7 +49,8 @@ import numpy as np
 import torch
 
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
-from paiju.algorithms.alphazero.train import held_out_losses, load_replay, samples_path, value_targets
+from paiju.algorithms.alphazero.targets import value_targets
+from paiju.algorithms.alphazero.train import held_out_losses, load_replay, samples_path
 from paiju.core.run_folder import read_config
 
 TARGETS = "outcome,root,rollouts,mix:0.5"

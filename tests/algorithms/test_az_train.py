@@ -14,6 +14,7 @@ from paiju.algorithms.alphazero import AZNet, NetConfig
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
 from paiju.algorithms.alphazero.net import legal_priors
 from paiju.algorithms.alphazero.selfplay import SearchSettings, play_selfplay_game
+from paiju.algorithms.alphazero.targets import value_targets
 from paiju.algorithms.alphazero.train import (
     Replay,
     TrainConfig,
@@ -23,7 +24,6 @@ from paiju.algorithms.alphazero.train import (
     policy_cross_entropy,
     save_samples,
     train,
-    value_targets,
 )
 from paiju.core.errors import ConfigError
 from paiju.core.runner import Backend
