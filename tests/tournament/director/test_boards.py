@@ -28,6 +28,16 @@ def test_a_record_reads_back_as_the_same_board_for_many_deals() -> None:
         assert board.deal() == Deal.random(seed)  # hand A and the bottom are the landlord's 20
 
 
+def test_a_board_that_is_no_deal_is_refused() -> None:
+    board = Board.from_deal(1, Deal.random(3), 0)
+    with pytest.raises(InvalidNotationError, match="not a partition of the 54 cards"):
+        Board(1, (board.hands[0], board.hands[1], board.hands[1]), board.bottom)
+    with pytest.raises(InvalidNotationError, match=r"\(51 cards\)"):
+        Board(1, board.hands, Hand())
+    with pytest.raises(InvalidNotationError, match="boards are numbered from 1"):
+        Board(0, board.hands, board.bottom)
+
+
 def test_a_miscopied_card_or_number_fails_the_check() -> None:
     board = Board.from_deal(4, Deal.random(1), 0)
     record = board.record()

@@ -49,8 +49,7 @@ class Board:
     def __post_init__(self) -> None:
         if self.number < 1:
             raise InvalidNotationError(f"board number {self.number}: boards are numbered from 1")
-        # the deal's own checks: 54 cards, the right sizes
-        Deal([self.hands[0] + self.bottom, self.hands[1], self.hands[2]], self.bottom)
+        self.deal()  # the deal's own checks: 54 cards, the right sizes
 
     @classmethod
     def from_deal(cls, number: int, deal: Deal, seed: int) -> Board:
