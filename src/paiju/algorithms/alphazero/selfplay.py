@@ -204,8 +204,7 @@ class SampleArrays:
     policy_second: np.ndarray
     policy_prob: np.ndarray
     root_values: np.ndarray
-    # None (none played) becomes NaN in __post_init__, so a built SampleArrays always holds an array
-    rollout_values: np.ndarray = None  # type: ignore[assignment]
+    rollout_values: np.ndarray = None  # type: ignore[assignment]  # None: NaN from __post_init__ on
 
     def __post_init__(self) -> None:
         if self.rollout_values is None:
