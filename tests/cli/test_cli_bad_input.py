@@ -452,7 +452,7 @@ ROWS: list[tuple[list[str], int, str]] = [
     (["mahjong", "train-distill", "--data", "{dir}", "--out", "{missing}", "--value-hidden", "0"], 2,
      "--value-hidden"),
     (["mahjong", "expert-iteration", "--out", "{missing}", "--round", "0"], 2, "'--round'"),
-    (["mahjong", "expert-iteration", "--out", "{missing}", "--players", "nosuch"], 2, "nosuch"),
+    (["mahjong", "expert-iteration", "--out", "{missing}", "--others", "nosuch"], 2, "nosuch"),
     (["mahjong", "expert-iteration", "--out", "{missing}", "--round", "2"], 2, "run round 1 first"),
     (["mahjong", "expert-iteration", "--out", "{missing}", "--init", "{missing}.pt"], 2, "does not exist"),
     (["mahjong", "expert-iteration", "--out", "{file}"], 2, "is a file"),

@@ -35,7 +35,7 @@ def start_model(path: Path) -> Path:
 
 
 def config(out: Path, init: Path, **kw: object) -> X.RoundConfig:
-    fields: dict[str, object] = {"hands": 4, "players": "greedy", "depth": 1, "epochs": 2, "batch": 32,
+    fields: dict[str, object] = {"hands": 4, "others": "greedy", "depth": 1, "epochs": 2, "batch": 32,
                                  "chunk": 2, **kw}
     return X.RoundConfig(out=str(out), init=str(init), **fields)  # type: ignore[arg-type]
 
@@ -146,17 +146,17 @@ def test_what_does_not_fit_is_refused(rounds: tuple[Path, Path, dict, dict], tmp
     D.save_model(other, D.DistillModel(D.DistillNet(WIDTHS, WIDTHS), BASE))
     with pytest.raises(ConfigError, match="started from another model"):
         X.start_model(config(out, other, round=1))
-    with pytest.raises(ConfigError, match="players"):
-        X.run_round(config(tmp_path / "p", init, players=" ; "))
+    with pytest.raises(ConfigError, match="others"):
+        X.run_round(config(tmp_path / "p", init, others=" ; "))
     with pytest.raises(ConfigError, match="unknown mahjong agent"):
-        X.run_round(config(tmp_path / "p", init, players="greedy;nobody"))
+        X.run_round(config(tmp_path / "p", init, others="greedy;nobody"))
 
 
 def test_the_command_runs_a_round_and_names_bad_options(rounds: tuple[Path, Path, dict, dict]) -> None:
     out, init, first, _ = rounds
     runner = CliRunner()
     res = runner.invoke(app, ["mahjong", "expert-iteration", "--out", str(out), "--round", "1", "--init",
-                              str(init), "--hands", "4", "--players", "greedy", "--depth", "1", "--epochs",
+                              str(init), "--hands", "4", "--others", "greedy", "--depth", "1", "--epochs",
                               "2", "--batch", "32", "--chunk", "2"])
     assert res.exit_code == 0, res.output
     assert f"round 1: 4 hands, {first['data']['rows']} labelled decisions" in res.output

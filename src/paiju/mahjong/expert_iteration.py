@@ -7,7 +7,7 @@ One file, top to bottom (CleanRL's shape): the config; the round's folders; the 
 ``r`` improves round ``r - 1``'s agent, ``expectimax-distill:model=OUT/round-{r-1}/model.pt``:
 
 1. **Its decisions become the data.** The agent is the teacher of a search-data table
-   (:mod:`paiju.mahjong.search_data`) and one of its players, beside ``players`` (the value
+   (:mod:`paiju.mahjong.search_data`) and one of its players, beside ``others`` (the value
    search and greedy by default, so the data is not one opponent's habits): every decision
    of every seat is labelled with the agent's own value of each option, in ``round-r/data``.
 2. **The network is retrained on them** from round ``r - 1``'s weights
@@ -64,7 +64,7 @@ class RoundConfig:
                 "the shipped mj-distill.pt)."})
     hands: int = field(default=1024, metadata={"help": "Hands of data the round plays.", "min": 4,
                                                "max": 1_000_000})
-    players: str = field(default="expectimax;greedy", metadata={
+    others: str = field(default="expectimax;greedy", metadata={
         "help": "The other players a seat may draw, ';'-separated agent specs (the round's agent is "
                 "always one)."})
     depth: int = field(default=DISTILL_DEFAULTS["depth"], metadata={
@@ -108,9 +108,9 @@ def check_config(cfg: RoundConfig) -> tuple[str, ...]:
     if cfg.round < 1 or cfg.hands < 4 or cfg.epochs < 1:
         raise ConfigError(f"expert-iteration round={cfg.round}, hands={cfg.hands} and epochs={cfg.epochs} "
                           "must be at least 1, 4 and 1")
-    players = tuple(p.strip() for p in cfg.players.split(";") if p.strip())
+    players = tuple(p.strip() for p in cfg.others.split(";") if p.strip())
     if not players:
-        raise ConfigError("expert-iteration players: name at least one agent spec (';'-separated)")
+        raise ConfigError("expert-iteration others: name at least one agent spec (';'-separated)")
     for p in players:
         REGISTRY.resolve(p)  # a bad spec is named before anything runs
     return players
