@@ -612,14 +612,18 @@ def search_data_command(
     )
 
 
+SearchDataOpt = Annotated[
+    Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
+]
+"""The trainers' input: a folder of paiju mahjong search-data."""
+
+
 @app.command(
     "train-reader", cls=config_command("paiju.mahjong.train_reader:ReaderConfig", skip=("data", "out"))
 )
 def train_reader_command(
     ctx: typer.Context,
-    data: Annotated[
-        Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
-    ],
+    data: SearchDataOpt,
     out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
     json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
 ) -> None:
@@ -647,9 +651,7 @@ def train_reader_command(
 )
 def train_distill_command(
     ctx: typer.Context,
-    data: Annotated[
-        Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
-    ],
+    data: SearchDataOpt,
     out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
     json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
 ) -> None:
