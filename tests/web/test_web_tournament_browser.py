@@ -97,6 +97,14 @@ def idle(page: Any) -> None:
     page.wait_for_function("!document.body.dataset.busy")
 
 
+def choose_player(page: Any, player: str) -> None:
+    """Pick who is at the keyboard and wait for the table to be drawn again for him (the page
+    reloads the table on the change, which resets the boards' fields: filled before it lands,
+    they would be lost)."""
+    page.select_option("#player", player)
+    idle(page)
+
+
 def fits_the_phone(page: Any) -> None:
     """No sideways scrolling of the page; every control and stand-alone link at least 44 x 44 px."""
     assert page.evaluate("innerWidth") == PHONE["width"]
@@ -143,7 +151,7 @@ def test_a_table_enters_a_result_and_another_player_confirms_it(
     open_page(page, server.url + "/tournament/table?round=1&table=1")
     assert page.locator(".board-entry").evaluate_all("ns => ns.map(n => Number(n.dataset.board))") == order
     section = f".board-entry[data-board='{board}']"
-    page.select_option("#player", ids[0])
+    choose_player(page, ids[0])
     page.fill("#pin", pin)
     page.fill(f"{section} .bombs", "0")
     page.select_option(f"{section} .spring", "none")
@@ -156,8 +164,7 @@ def test_a_table_enters_a_result_and_another_player_confirms_it(
     assert "another player of the table confirms it" in page.text_content(f"{section} .message")
     screenshot(page, "tournament-table-pending")
     # the second player of the table confirms it, with the same PIN
-    page.select_option("#player", ids[1])
-    idle(page)
+    choose_player(page, ids[1])
     page.click(f"{section} button.confirm")
     page.wait_for_selector(f"{section}[data-status='confirmed']")
     stored = result_of(event, 1, 1, board)
@@ -173,7 +180,7 @@ def test_a_wrong_pin_and_an_impossible_result_are_marked_on_their_field(
     board = order[-1]
     open_page(page, server.url + "/tournament/table?round=1&table=2")
     section = f".board-entry[data-board='{board}']"
-    page.select_option("#player", ids[2])
+    choose_player(page, ids[2])
     page.fill("#pin", "9999" if pin != "9999" else "8888")
     page.click(f"{section} button.enter")
     page.wait_for_selector("#pin.invalid")
@@ -277,14 +284,13 @@ def test_the_table_form_and_the_standings_on_a_phone(phone: Any, server: LiveSer
     open_page(phone, server.url + "/tournament/table?round=1&table=2")
     fits_the_phone(phone)
     section = f".board-entry[data-board='{board}']"
-    phone.select_option("#player", ids[1])
+    choose_player(phone, ids[1])
     phone.fill("#pin", pin)
     phone.fill(f"{section} .bombs", "0")
     phone.select_option(f"{section} .outcome", "won")
     phone.tap(f"{section} button.enter")
     phone.wait_for_selector(f"{section}[data-status='pending']")
-    phone.select_option("#player", ids[2])
-    idle(phone)
+    choose_player(phone, ids[2])
     phone.tap(f"{section} button.confirm")
     phone.wait_for_selector(f"{section}[data-status='confirmed']")
     fits_the_phone(phone)
