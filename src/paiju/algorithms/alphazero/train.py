@@ -1,12 +1,14 @@
 """AlphaZero training, CleanRL style: one config dataclass, one loop that reads top to bottom.
 
 Game-agnostic: the game comes in as a setup (``setup(seed) -> (game, encoder)``, see
-:mod:`paiju.algorithms.alphazero.selfplay`). With ``init_data`` (a teacher-data folder,
-:mod:`paiju.algorithms.alphazero.teacher`) the network first learns from a search teacher's
-games, expert iteration's start: ``init_epochs`` passes over them (minibatches drawn from
-``derive_seed(seed, PRETRAIN, epoch)``), the share ``init_held_out`` of their games held out
-and scored after each pass; the model so far is ``snapshots/model-pretrained.pt``. Then each
-**iteration**:
+:mod:`paiju.algorithms.alphazero.selfplay`). The network starts fresh, or with ``init`` from
+another model's, which the game's encoder maps onto this run's network (:func:`init_weights`;
+yuxi: a model of another card table, its card rows matched by key). With ``init_data`` (a
+teacher-data folder, :mod:`paiju.algorithms.alphazero.teacher`) the network first learns from
+a search teacher's games, expert iteration's start: ``init_epochs`` passes over them
+(minibatches drawn from ``derive_seed(seed, PRETRAIN, epoch)``), the share ``init_held_out``
+of their games held out and scored after each pass; the model so far is
+``snapshots/model-pretrained.pt``. Then each **iteration**:
 
 1. *self-play*: ``games_per_iteration`` games of the current network against itself, cut
    into tasks for the project's one runner (:func:`paiju.core.runner.run_tasks`: in this
@@ -32,10 +34,11 @@ and scored after each pass; the model so far is ``snapshots/model-pretrained.pt`
 **Resume**: ``train(..., resume=True)`` reloads the checkpoint (refused if the config, but
 for ``iterations``, or the game differs) and continues with the next pass over the teacher
 data or the next iteration (reusing its samples file if that iteration's self-play had
-finished). Since the
-samples, the minibatches and the network's initialisation are all derived from the seed
-and the iteration, a run stopped and resumed ends with exactly the weights of an
-uninterrupted one (tested), whatever the number of workers.
+finished). ``init`` is part of the config, hence of the run's identity, and is applied at the
+start only: a resume's weights are its checkpoint's. Since the samples, the minibatches and
+the network's initialisation are all derived from the seed and the iteration, a run stopped
+and resumed ends with exactly the weights of an uninterrupted one (tested), whatever the
+number of workers.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from paiju.algorithms.alphazero.checkpoint import save_checkpoint
+from paiju.algorithms.alphazero.checkpoint import load_checkpoint, save_checkpoint
 from paiju.algorithms.alphazero.net import AZNet, NetConfig
 from paiju.algorithms.alphazero.selfplay import (
     GameSamples,
@@ -125,6 +128,11 @@ class TrainConfig:
                 "root)."})
     """The value target (:mod:`paiju.algorithms.alphazero.targets`), for the teacher's games and
     self-play's alike; ``outcome`` (the default) is AlphaZero's."""
+    init: str = field(default="", metadata={
+        "help": "A model file (model.pt) whose network the run starts from instead of a fresh one; yuxi "
+                "maps its card rows to the card table (docs/alphazero.md). Empty: a fresh network."})
+    """A model whose network the run starts from (empty: a fresh network), applied at the
+    run's start only: a resume continues from its checkpoint (:func:`init_weights`)."""
     init_data: str = field(default="", metadata={
         "help": "A teacher-data folder (paiju az teacher-data) the network learns from before self-play "
                 "(expert iteration); empty: self-play from a fresh network."})
@@ -225,14 +233,18 @@ def train(
 
     ``game_id`` (plain data) says what ``setup`` plays (yuxi: the rooms and the card table's
     hash); it is saved with the checkpoint and a resume with another one is refused (and so
-    is teacher data of another game). ``meta`` (plain data) goes into every model file
-    written, with ``game_id`` (e.g. the command line). ``on_iteration`` and ``on_epoch`` get
-    each iteration's and each pass over the teacher data's metrics once they are saved.
+    is teacher data of another game, or an ``init`` model of another game). ``meta`` (plain
+    data) goes into every model file written, with ``game_id`` (e.g. the command line) and
+    what the encoder's optional ``model_meta()`` gives (yuxi: the card keys). ``on_iteration``
+    and ``on_epoch`` get each iteration's and each pass over the teacher data's metrics once
+    they are saved.
     """
     game_id = dict(game_id or {})
     out = Path(out_dir)
     backend = backend or Backend()
     game, encoder = setup(derive_seed(config.seed, 0))
+    model_meta = getattr(encoder, "model_meta", None)  # what the game's models record (yuxi: card keys)
+    meta = {**(model_meta() if model_meta is not None else {}), **(meta or {})}
     heuristic_of(setup, game, config.search)  # a mix the setup cannot serve fails now, not in a worker
     net_config = NetConfig.for_encoder(
         encoder,
@@ -259,6 +271,8 @@ def train(
         metrics = list(payload["metrics"])
         pretrained = list(payload.get("pretrain", []))
         start = int(payload["iteration"]) + 1
+    elif config.init:  # the start only: a resumed run's weights are its checkpoint's
+        net.load_state_dict(init_weights(config.init, encoder, net_config, game_id))
     teacher = None
     if config.init_data and start == 0 and len(pretrained) < config.init_epochs:
         teacher = teacher_data_for(config, game_id, net_config)  # refused before anything is written
@@ -371,6 +385,59 @@ def _model_meta(
     metrics (a pretrained model's: iteration -1 and its pass's metrics)."""
     return {**(meta or {}), **game_id, "train_config": config.to_dict(),
             "iteration": row.get("iteration", -1), "metrics": row}
+
+
+LAYERS = ("num_players", "channels", "blocks", "vector_hidden", "hidden", "second_hidden", "value_hidden",
+          "value_skip")
+"""The network sizes a run started from a model (``init``) must share with it: everything but
+the inputs and heads, which are the game's (:func:`init_weights`)."""
+
+
+def init_weights(
+    path: str, encoder: Any, net_config: NetConfig, game_id: dict[str, Any]
+) -> dict[str, torch.Tensor]:
+    """The weights a run with ``init=path`` starts from: the model's network, mapped onto the
+    run's network ``net_config`` by the game.
+
+    The model must be of the run's game (its metadata's ``game``, where both name one) and have
+    the run's layer sizes (:data:`LAYERS`). Its inputs and heads are the game's business: an
+    encoder with ``adapt_weights(weights, old, meta, new, name)`` maps them (yuxi: the card
+    rows by card key, :mod:`paiju.yuxi.adapt`); without it they must have the same shapes
+    and the weights are copied as they are (:func:`same_shapes`).
+
+    Raises:
+        ConfigError: no model file, a model of another game, of other sizes, or one the game
+            cannot map.
+        CorruptRecordError: not a readable model file.
+    """
+    name = f"--init {path}"
+    if not Path(path).is_file():
+        raise ConfigError(f"{name}: no such model file")
+    old_net, meta = load_checkpoint(path)
+    theirs, ours = meta.get("game"), game_id.get("game")
+    if theirs is not None and ours is not None and theirs != ours:
+        raise ConfigError(f"{name}: a model of {theirs}, and this run trains {ours}")
+    old = old_net.config
+    differ = [f"{k}={getattr(old, k)} there, {getattr(net_config, k)} here" for k in LAYERS
+              if getattr(old, k) != getattr(net_config, k)]
+    if differ:
+        raise ConfigError(f"{name}: a network of other sizes ({'; '.join(differ)}); give the run the "
+                          "model's (--channels, --blocks, --hidden, --value-skip)")
+    adapt = getattr(encoder, "adapt_weights", same_shapes)
+    weights: dict[str, torch.Tensor] = adapt(old_net.state_dict(), old, meta, net_config, name)
+    return weights
+
+
+def same_shapes(
+    weights: dict[str, torch.Tensor], old: NetConfig, meta: dict[str, Any], new: NetConfig, name: str
+) -> dict[str, torch.Tensor]:
+    """The default of :func:`init_weights` (a game whose encoder maps nothing): the model's
+    inputs and heads must be the run's, and its weights are copied as they are."""
+    shapes = [(tuple(c.plane_shape), c.vector_size, c.first_size, c.second_size) for c in (old, new)]
+    if shapes[0] != shapes[1]:
+        raise ConfigError(f"{name}: its inputs and heads (planes, vector, first head, second head) are "
+                          f"{shapes[0]}, this game's are {shapes[1]}")
+    return weights
 
 
 def teacher_data_for(config: TrainConfig, game_id: dict[str, Any], net_config: NetConfig) -> TeacherData:
