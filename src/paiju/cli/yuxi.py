@@ -11,7 +11,7 @@ from rich.table import Table
 from paiju.cli import az_options as az
 from paiju.cli import options as opt
 from paiju.cli.common import console, print_json
-from paiju.cli.config_options import config_command
+from paiju.cli.config_options import config_command, config_values
 from paiju.cli.validate import (
     MAX_YUXI_GAMES,
     LimitsHelpCommand,
@@ -612,9 +612,12 @@ def cards(
 
 
 def _rooms(
-    boards: str, decks: str | None, die: bool, cards_file: Path | None, decks_file: Path | None
+    boards: str, decks: str | None, die: bool, cards_file: Path | None, decks_file: Path | None,
+    encoder: Any = None,
 ) -> Any:
-    """The rooms of --boards / --decks (a fixed pair SEAT0,SEAT1, or None: drawn per game)."""
+    """The rooms of --boards / --decks (a fixed pair SEAT0,SEAT1, or None: drawn per game), on
+    the ``encoder`` (an EncoderSpec; None: version 1)."""
+    from paiju.yuxi.encoding import EncoderSpec
     from paiju.yuxi.rooms import YuxiRooms
 
     pair = None
@@ -623,8 +626,32 @@ def _rooms(
         if len(names) != 2:
             raise ConfigError(f"--decks {decks!r}: give two deck keys, SEAT0,SEAT1")
         pair = (names[0], names[1])
-    return YuxiRooms(boards=tuple(_boards(boards)), decks=pair, die_bonus=die,
-                     cards_file=_file(cards_file), decks_file=_file(decks_file))
+    return YuxiRooms(boards=tuple(_boards(boards)), decks=pair, die_bonus=die, cards_file=_file(cards_file),
+                     decks_file=_file(decks_file), encoder=encoder or EncoderSpec())
+
+
+ENCODERS = {"1": (1, False), "2": (2, False), "2+ids": (2, True)}
+"""--encoder's values: (version, card ids) of :class:`paiju.yuxi.encoding.EncoderSpec`."""
+
+
+def _encoder(text: str | None, init: str) -> Any:
+    """The EncoderSpec of --encoder; not given, that of the --init model (so the model's input
+    is the run's), else version 1."""
+    from paiju.yuxi.encoding import EncoderSpec
+
+    if text is not None:
+        if text not in ENCODERS:
+            raise ConfigError(f"--encoder {text!r}: one of {', '.join(ENCODERS)}")
+        version, card_ids = ENCODERS[text]
+        return EncoderSpec(version, card_ids=card_ids)
+    if not init:
+        return EncoderSpec()
+    from paiju.core.torch_files import load_payload
+
+    if not Path(init).is_file():
+        raise ConfigError(f"--init {init}: no such model file")
+    meta = load_payload(init, "AlphaZero model").get("meta", {})
+    return EncoderSpec.of_model(meta if isinstance(meta, dict) else {}, f"--init {init}")
 
 
 @app.command("train-az", cls=config_command(az.TRAIN_CONFIG))
@@ -641,6 +668,14 @@ def train_az(
     die: Annotated[bool, typer.Option("--die/--no-die", help="The first player's die bonus.")] = False,
     cards_file: CardsFileOpt = None,
     decks_file: DecksFileOpt = None,
+    encoder: Annotated[
+        str | None,
+        typer.Option(
+            "--encoder", metavar="1|2|2+ids",
+            help="The network's input: 1 (cards by id, the shipped models), 2 (cards by their "
+                 "attributes: follows card changes) or 2+ids (both); default: --init's model's, else 1.",
+        ),
+    ] = None,
     workers: az.WorkersOpt = 1,
     ray: az.RayOpt = False,
     resume: az.ResumeOpt = False,
@@ -648,9 +683,13 @@ def train_az(
     """Train an AlphaZero model for yuxi by self-play (resumable; see docs/alphazero.md).
 
     yuxi's front of the trainer of paiju az train, with the same training options; yuxi's own
-    are the rooms (--boards, --decks, --die) and the card table (--cards-file, --decks-file).
+    are the rooms (--boards, --decks, --die), the card table (--cards-file, --decks-file) and
+    the input (--encoder). With --init OLD.pt and a changed card table the run starts from
+    OLD.pt's network, its card rows mapped by card key (docs/alphazero.md, Following card
+    changes).
     """
-    rooms = _rooms(boards, decks, die, cards_file, decks_file)
+    init = str(config_values(ctx).get("init", ""))
+    rooms = _rooms(boards, decks, die, cards_file, decks_file, _encoder(encoder, init))
     model = az.run_training(ctx, rooms, out_dir, game_id={"game": "yuxi", **rooms.describe()},
                             workers=workers, ray=ray, resume=resume)
     console.print(f"model: {model} (play it with az:model={model})")

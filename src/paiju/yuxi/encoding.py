@@ -43,13 +43,17 @@ Both share the layout:
   and back (:meth:`YuxiEncoderBase.action_index` / :meth:`YuxiEncoderBase.action_at`); the
   swap decision is not in the heads: the search enumerates its outcomes with the value head.
   The card head is over ids in both versions, so it grows with the table.
+
+A model records its cards' keys in id order (:data:`CARD_KEYS`, :meth:`YuxiEncoderBase.model_meta`),
+so a model can start another one's training on a changed card table, its card rows mapped by
+key (:meth:`YuxiEncoderBase.adapt_weights`, :mod:`paiju.yuxi.adapt`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -63,8 +67,14 @@ from paiju.yuxi.effects import TRIGGERS, WEATHER_NAMES
 from paiju.yuxi.game import YuxiGame, YuxiObservation, YuxiState
 from paiju.yuxi.phases import PHASE_NAMES
 
+if TYPE_CHECKING:
+    import torch
+
+    from paiju.algorithms.alphazero.net import NetConfig
+
 __all__ = [
     "BOARD_NAMES",
+    "CARD_KEYS",
     "COUNT_SCALE",
     "HEIGHT",
     "POINT_SCALE",
@@ -105,6 +115,9 @@ DYNAMIC_PLANES = (
     "points", "start_points", "damaged", "boosted", "armour", "coins", "cooldown",
 )
 """The planes of what a cell holds now; the card's static features follow them."""
+CARD_KEYS = "card_keys"
+"""The model metadata key holding the keys of the cards of ids 1..N in order: what the card
+head's rows (and the position head's per-card rows) stand for."""
 
 
 class YuxiEncoderBase:
@@ -113,7 +126,9 @@ class YuxiEncoderBase:
 
     The game-agnostic AlphaZero code (``paiju.algorithms.alphazero``) uses an encoder through
     its ``Encoder`` protocol: ``plane_shape``, ``vector_size``, ``first_size`` (card head),
-    ``second_size`` (position head), ``encode``, ``perspective``, ``policy_indices``.
+    ``second_size`` (position head), ``encode``, ``perspective``, ``policy_indices``; and the
+    trainer through two optional hooks: :meth:`model_meta` (what its models record) and
+    :meth:`adapt_weights` (a model of another card table as the start of a run).
     """
 
     spec: EncoderSpec
@@ -124,6 +139,8 @@ class YuxiEncoderBase:
         self.game = game
         self.table = table
         self.num_ids = table.num_ids
+        self.card_keys = tuple(c.key for c in table.cards if c is not None)
+        """The keys of the cards of ids 1..N, in id order."""
         self.plane_names: tuple[str, ...] = (*DYNAMIC_PLANES, *static_names)
         self.plane_shape = (len(self.plane_names), HEIGHT, WIDTH)
         self._card_features = static_table
@@ -212,6 +229,23 @@ class YuxiEncoderBase:
         phase = [float(obs.phase == name) for name in PHASE_NAMES]
         board = [float(cfg.board == name) for name in BOARD_NAMES]
         return scalars + phase + board
+
+    # ---- the trainer's hooks -------------------------------------------------------------------
+    def model_meta(self) -> dict[str, Any]:
+        """What a model trained on this encoder records beside the rooms: its cards' keys in id
+        order (:data:`CARD_KEYS`), so its card rows can be matched to another table's cards."""
+        return {CARD_KEYS: list(self.card_keys)}
+
+    def adapt_weights(
+        self, weights: Mapping[str, torch.Tensor], old: NetConfig, meta: Mapping[str, Any], new: NetConfig,
+        name: str,
+    ) -> dict[str, torch.Tensor]:
+        """The weights of a model (network ``old``, metadata ``meta``, named ``name`` in errors)
+        mapped onto this encoder's network ``new``: the same inputs, the card rows by key
+        (:func:`paiju.yuxi.adapt.adapt_weights`)."""
+        from paiju.yuxi.adapt import adapt_weights  # torch: only when a run starts from a model
+
+        return adapt_weights(self, weights, old, meta, new, name)
 
     # ---- the two-step policy ------------------------------------------------------------------
     def action_index(self, action: int) -> tuple[int, int] | None:
