@@ -3,7 +3,9 @@
 ``paiju yuxi train-az --init OLD.pt --cards-file NEW.toml`` starts from ``OLD.pt``'s network
 instead of a fresh one; the trainer (game-agnostic) asks the run's encoder to map the old
 weights onto the new network (:meth:`~paiju.yuxi.encoding.YuxiEncoderBase.adapt_weights`,
-which is :func:`adapt_weights` here). What is mapped how:
+which checks the model and maps its card rows with :func:`map_card_rows` here; this module
+holds the torch side, so encoding imports it only when a run starts from a model). What is
+mapped how:
 
 * **the inputs** must keep their widths: encoder version 2 without card ids
   (:class:`~paiju.yuxi.encoding.YuxiAttributeEncoder`) reads every card by its attributes,
@@ -30,17 +32,8 @@ very table (the same fingerprint): its rows cannot be matched to cards otherwise
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 import torch
-
-from paiju.core.errors import ConfigError
-from paiju.yuxi.cards import table_fingerprint
-from paiju.yuxi.encoding import CARD_KEYS, EncoderSpec
-
-if TYPE_CHECKING:
-    from paiju.algorithms.alphazero.net import NetConfig
-    from paiju.yuxi.encoding import YuxiEncoderBase
 
 CARD_ROWS = ("first_head.weight", "first_head.bias", "second_choice.weight")
 """The network's weights with one row per card id (row 0: end turn)."""
@@ -66,63 +59,4 @@ def map_card_rows(weights: Mapping[str, torch.Tensor], rows: Sequence[int | None
     return out
 
 
-def recorded_card_keys(meta: Mapping[str, Any], name: str, first_size: int) -> tuple[str, ...] | None:
-    """The card keys a model's metadata records (None: made before they were recorded).
-
-    Raises:
-        ConfigError: keys that are not a list of strings, one per card row of its network.
-    """
-    raw = meta.get(CARD_KEYS)
-    if raw is None:
-        return None
-    if not isinstance(raw, list) or not all(isinstance(k, str) for k in raw) or len(raw) != first_size - 1:
-        raise ConfigError(f"{name}: its {CARD_KEYS} are not the keys of its {first_size - 1} card rows")
-    return tuple(raw)
-
-
-def adapt_weights(
-    encoder: YuxiEncoderBase, weights: Mapping[str, torch.Tensor], old: NetConfig, meta: Mapping[str, Any],
-    new: NetConfig, name: str,
-) -> dict[str, torch.Tensor]:
-    """The weights of a network of ``old`` (metadata ``meta``) mapped onto ``new``, the network
-    of ``encoder``'s table (module docstring); ``name`` names the model in errors.
-
-    Raises:
-        ConfigError: another encoder, input widths that differ, card-id inputs of other cards,
-            or a model that does not record its card keys trained on another table.
-    """
-    spec = EncoderSpec.of_model(meta, name)
-    if spec != encoder.spec:
-        raise ConfigError(f"{name} reads yuxi encoder {_spec(spec)}, this run's rooms {_spec(encoder.spec)}")
-    if old.second_size != new.second_size:
-        raise ConfigError(f"{name}: a position head of {old.second_size}, yuxi's has {new.second_size}")
-    by_id = spec.version == 1 or spec.card_ids
-    inputs = (tuple(old.plane_shape), old.vector_size), (tuple(new.plane_shape), new.vector_size)
-    if inputs[0] != inputs[1]:
-        why = ("it encodes cards by id, so its input widens with the card table; only a version 2 model "
-               "without card ids follows card changes (train one with --encoder 2)" if by_id else
-               "version 2's widths do not depend on the card table: a paiju with other card features made it")
-        raise ConfigError(f"{name}: its input is planes {inputs[0][0]} and a vector of {inputs[0][1]}, this "
-                          f"card table's is planes {inputs[1][0]} and a vector of {inputs[1][1]}: {why}")
-    new_keys = encoder.card_keys
-    old_keys = recorded_card_keys(meta, name, old.first_size)
-    if old_keys is None:
-        if meta.get("card_table") != table_fingerprint(encoder.table):
-            raise ConfigError(
-                f"{name} does not record its cards' keys (made before models recorded them), so its card "
-                "head's rows cannot be matched to another card table's cards; train it again, or start from "
-                "it only on its own table"
-            )
-        old_keys = new_keys  # the same table: every row stays where it is
-    if by_id and old_keys != new_keys:
-        raise ConfigError(f"{name}: its input encodes cards by id (encoder {_spec(spec)}) and this card "
-                          "table's cards are others; only a version 2 model without card ids follows card "
-                          "changes (train one with --encoder 2)")
-    return map_card_rows(weights, card_rows(old_keys, new_keys))
-
-
-def _spec(spec: EncoderSpec) -> str:
-    return f"version {spec.version}" + (" with card ids" if spec.card_ids else "")
-
-
-__all__ = ["CARD_ROWS", "adapt_weights", "card_rows", "map_card_rows", "recorded_card_keys"]
+__all__ = ["CARD_ROWS", "card_rows", "map_card_rows"]

@@ -62,7 +62,7 @@ from paiju.core.protocol import Action, State
 from paiju.yuxi.actions import END_TURN, KIND_END, KIND_PLAY, N_TARGETS
 from paiju.yuxi.board import BOARDS
 from paiju.yuxi.card_features import CARD_FEATURES, POINT_SCALE, SMALL_SCALE, feature_table
-from paiju.yuxi.cards import FACTIONS, CardTable
+from paiju.yuxi.cards import FACTIONS, CardTable, table_fingerprint
 from paiju.yuxi.effects import TRIGGERS, WEATHER_NAMES
 from paiju.yuxi.game import YuxiGame, YuxiObservation, YuxiState
 from paiju.yuxi.phases import PHASE_NAMES
@@ -88,6 +88,7 @@ __all__ = [
     "YuxiEncoder",
     "YuxiEncoderBase",
     "encoder_for",
+    "recorded_card_keys",
 ]
 
 HEIGHT = max(b.height for b in BOARDS.values())
@@ -118,6 +119,24 @@ DYNAMIC_PLANES = (
 CARD_KEYS = "card_keys"
 """The model metadata key holding the keys of the cards of ids 1..N in order: what the card
 head's rows (and the position head's per-card rows) stand for."""
+
+
+def recorded_card_keys(meta: Mapping[str, Any], name: str, first_size: int) -> tuple[str, ...] | None:
+    """The card keys a model's metadata records (None: made before they were recorded).
+
+    Raises:
+        ConfigError: keys that are not a list of strings, one per card row of its network.
+    """
+    raw = meta.get(CARD_KEYS)
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(k, str) for k in raw) or len(raw) != first_size - 1:
+        raise ConfigError(f"{name}: its {CARD_KEYS} are not the keys of its {first_size - 1} card rows")
+    return tuple(raw)
+
+
+def _spec_words(spec: EncoderSpec) -> str:
+    return f"version {spec.version}" + (" with card ids" if spec.card_ids else "")
 
 
 class YuxiEncoderBase:
@@ -242,10 +261,45 @@ class YuxiEncoderBase:
     ) -> dict[str, torch.Tensor]:
         """The weights of a model (network ``old``, metadata ``meta``, named ``name`` in errors)
         mapped onto this encoder's network ``new``: the same inputs, the card rows by key
-        (:func:`paiju.yuxi.adapt.adapt_weights`)."""
-        from paiju.yuxi.adapt import adapt_weights  # torch: only when a run starts from a model
+        (:mod:`paiju.yuxi.adapt`).
 
-        return adapt_weights(self, weights, old, meta, new, name)
+        Raises:
+            ConfigError: another encoder, input widths that differ, card-id inputs of other cards,
+                or a model that does not record its card keys trained on another table.
+        """
+        spec = EncoderSpec.of_model(meta, name)
+        if spec != self.spec:
+            raise ConfigError(f"{name} reads yuxi encoder {_spec_words(spec)}, this run's rooms "
+                              f"{_spec_words(self.spec)}")
+        if old.second_size != new.second_size:
+            raise ConfigError(f"{name}: a position head of {old.second_size}, yuxi's has {new.second_size}")
+        by_id = spec.version == 1 or spec.card_ids
+        inputs = (tuple(old.plane_shape), old.vector_size), (tuple(new.plane_shape), new.vector_size)
+        if inputs[0] != inputs[1]:
+            why = ("it encodes cards by id, so its input widens with the card table; only a version 2 "
+                   "model without card ids follows card changes (train one with --encoder 2)" if by_id else
+                   "version 2's widths do not depend on the card table: a paiju with other card features "
+                   "made it")
+            raise ConfigError(f"{name}: its input is planes {inputs[0][0]} and a vector of {inputs[0][1]}, "
+                              f"this card table's is planes {inputs[1][0]} and a vector of {inputs[1][1]}: "
+                              f"{why}")
+        new_keys = self.card_keys
+        old_keys = recorded_card_keys(meta, name, old.first_size)
+        if old_keys is None:
+            if meta.get("card_table") != table_fingerprint(self.table):
+                raise ConfigError(
+                    f"{name} does not record its cards' keys (made before models recorded them), so its "
+                    "card head's rows cannot be matched to another card table's cards; train it again, or "
+                    "start from it only on its own table"
+                )
+            old_keys = new_keys  # the same table: every row stays where it is
+        if by_id and old_keys != new_keys:
+            raise ConfigError(f"{name}: its input encodes cards by id (encoder {_spec_words(spec)}) and this "
+                              "card table's cards are others; only a version 2 model without card ids "
+                              "follows card changes (train one with --encoder 2)")
+        from paiju.yuxi.adapt import card_rows, map_card_rows  # torch: only when a run starts from a model
+
+        return map_card_rows(weights, card_rows(old_keys, new_keys))
 
     # ---- the two-step policy ------------------------------------------------------------------
     def action_index(self, action: int) -> tuple[int, int] | None:
