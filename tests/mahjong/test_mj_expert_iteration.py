@@ -5,6 +5,7 @@ not fit is refused."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -160,5 +161,8 @@ def test_the_command_runs_a_round_and_names_bad_options(rounds: tuple[Path, Path
                               "2", "--batch", "32", "--chunk", "2"])
     assert res.exit_code == 0, res.output
     assert f"round 1: 4 hands, {first['data']['rows']} labelled decisions" in res.output
+    # the recorded command is this round's: run again, it only reports (another config is refused)
+    again = runner.invoke(app, shlex.split(first["command"])[1:])
+    assert again.exit_code == 0 and f"round 1: 4 hands, {first['data']['rows']}" in again.output, again.output
     res = runner.invoke(app, ["mahjong", "expert-iteration", "--out", str(out), "--depth", "4"])
     assert res.exit_code == 2 and "--depth" in res.output

@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paiju.core import run_folder
 from paiju.core.errors import ConfigError
 from paiju.core.rng import derive_seed
 from paiju.core.runner import Progress
@@ -183,7 +184,8 @@ def run_round(cfg: RoundConfig, *, progress: Progress = False) -> dict[str, Any]
     tmp.replace(target)
     epochs_cpu_s = sum(m["cpu_s"] for m in report["epochs"])
     summary = {
-        "config": _identity(cfg), "round": cfg.round, "teacher": teacher, "model": str(target),
+        "config": _identity(cfg), "command": command_line(cfg), "round": cfg.round, "teacher": teacher,
+        "model": str(target),
         "agent": agent_spec(cfg.out, cfg.round, cfg.depth),
         "data": {"hands": data["hands"], "rows": data["rows"], "cost": data["cost"]},
         "training": {"best_epoch": report["best_epoch"], "epochs": len(report["epochs"]),
@@ -195,10 +197,18 @@ def run_round(cfg: RoundConfig, *, progress: Progress = False) -> dict[str, Any]
     return summary
 
 
+PROG = "paiju mahjong expert-iteration"
+
+
+def command_line(cfg: RoundConfig) -> str:
+    """The command that runs ``cfg`` (the options that differ from the defaults)."""
+    return run_folder.command_line([*PROG.split(), "--out", cfg.out], cfg, ("out",))
+
+
 def _identity(cfg: RoundConfig) -> dict[str, Any]:
     """What makes a round what it is (``workers`` and ``threads`` change no result)."""
     return {k: v for k, v in asdict(cfg).items() if k not in ("workers", "threads")}
 
 
-__all__ = ["RoundConfig", "agent_spec", "check_config", "model_file", "round_dir", "round_seed", "run_round",
-           "start_model"]
+__all__ = ["PROG", "RoundConfig", "agent_spec", "check_config", "command_line", "model_file", "round_dir",
+           "round_seed", "run_round", "start_model"]
