@@ -5,6 +5,7 @@ not fit is refused."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -15,12 +16,15 @@ from typer.testing import CliRunner
 
 from paiju.cli.main import app
 from paiju.core.errors import ConfigError
+from paiju.core.protocol import play_game
 from paiju.mahjong import distill as D
 from paiju.mahjong import expert_iteration as X
 from paiju.mahjong import search_data as S
 from paiju.mahjong import train_distill as T
 from paiju.mahjong.agents import REGISTRY, ValueExpectimaxAgent
 from paiju.mahjong.agents.value import HandValueEvaluator
+from paiju.mahjong.game import MahjongGame
+from paiju.mahjong.model_files import MODEL_DIR
 
 BASE = "expectimax:depth=1,ron=flat"
 WIDTHS = (8,)
@@ -166,3 +170,37 @@ def test_the_command_runs_a_round_and_names_bad_options(rounds: tuple[Path, Path
     assert again.exit_code == 0 and f"round 1: 4 hands, {first['data']['rows']}" in again.output, again.output
     res = runner.invoke(app, ["mahjong", "expert-iteration", "--out", str(out), "--depth", "4"])
     assert res.exit_code == 2 and "--depth" in res.output
+
+
+def test_a_finished_round_ships_with_its_command_and_plays_by_name(rounds: Rounds, tmp_path: Path) -> None:
+    out, _, first, _ = rounds
+    model = X.ship_round(out, 1, tmp_path)
+    assert model.name == "mj-distill-exit-1.pt" and model.read_bytes() == X.model_file(out, 1).read_bytes()
+    config = json.loads(model.with_suffix(".config.json").read_text())
+    assert config["command"] == first["command"] and config["teacher"] == first["teacher"]
+    assert json.loads(model.with_suffix(".metrics.json").read_text()) == first
+    spec = f"expectimax-distill:model={model},depth=1"
+    agents = [REGISTRY.make(spec if s % 2 == 0 else "greedy", seed=s) for s in range(4)]
+    assert play_game(MahjongGame(), agents, 2).state.is_terminal()
+    with pytest.raises(ConfigError, match="not finished"):
+        X.ship_round(out, 3, tmp_path)
+
+
+SHIPPED = sorted(MODEL_DIR.glob("mj-distill-exit-*.pt"))
+
+
+@pytest.mark.parametrize("model", SHIPPED, ids=[m.stem for m in SHIPPED])
+def test_a_shipped_round_model_is_small_carries_its_round_command_and_plays_by_name(model: Path) -> None:
+    assert model.stat().st_size < 5_000_000
+    config = json.loads(model.with_suffix(".config.json").read_text())
+    metrics = json.loads(model.with_suffix(".metrics.json").read_text())
+    cfg = X.RoundConfig(**config["config"])
+    assert config["command"] == X.command_line(cfg) and model.stem == f"mj-distill-exit-{cfg.round}"
+    assert metrics["round"] == cfg.round
+    assert metrics["teacher"] == X.agent_spec(cfg.out, cfg.round - 1, cfg.depth)
+    assert metrics["cpu_hours"] < 4  # the issue's budget a round, its data included
+    # a shipped name loads, and every round searches with round 0's value search (the shipped model's)
+    assert D.load_model(model.stem.removeprefix("mj-")).teacher == D.load_model("").teacher
+    spec = f"expectimax-distill:model={model.stem.removeprefix('mj-')},depth=1"
+    agents = [REGISTRY.make(spec if s % 2 == 0 else "greedy", seed=s) for s in range(4)]
+    assert play_game(MahjongGame(), agents, 1).state.is_terminal()

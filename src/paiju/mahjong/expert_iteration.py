@@ -49,6 +49,7 @@ from paiju.mahjong import distill as D
 from paiju.mahjong import search_data as S
 from paiju.mahjong import train_distill as T
 from paiju.mahjong.agents import DISTILL, DISTILL_DEFAULTS, REGISTRY
+from paiju.mahjong.model_files import MODEL_DIR, distill_model_file
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,27 @@ def run_round(cfg: RoundConfig, *, progress: Progress = False) -> dict[str, Any]
     return summary
 
 
+def ship_round(out: str | Path, r: int, folder: str | Path = MODEL_DIR) -> Path:
+    """Copy finished round ``r``'s model into ``folder`` (the package's models by default) as
+    the distilled model ``distill-exit-{r}`` (``expectimax-distill:model=distill-exit-{r}``),
+    its round's command and config as ``.config.json`` and its summary as ``.metrics.json``
+    beside it; returns the model file. Later rounds of ``out`` name their teacher by the
+    folder's file, so a new session restores it by copying the shipped one back."""
+    summary_file = round_dir(out, r) / "summary.json"
+    if not summary_file.is_file():
+        raise ConfigError(f"round {r} of {out} is not finished ({summary_file} does not exist)")
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    if "command" not in summary:  # a round run before summaries recorded it: its config rebuilds it
+        summary = {**summary, "command": command_line(RoundConfig(**summary["config"]))}
+    target = distill_model_file(Path(folder), f"distill-exit-{r}")
+    shutil.copyfile(model_file(out, r), target)
+    config = {"trainer": "expert-iteration", "command": summary["command"], "config": summary["config"],
+              "teacher": summary["teacher"], "training_command": summary["training"]["command"]}
+    for suffix, data in ((".config.json", config), (".metrics.json", summary)):
+        target.with_suffix(suffix).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
 PROG = "paiju mahjong expert-iteration"
 
 
@@ -211,4 +233,4 @@ def _identity(cfg: RoundConfig) -> dict[str, Any]:
 
 
 __all__ = ["PROG", "RoundConfig", "agent_spec", "check_config", "command_line", "model_file", "round_dir",
-           "round_seed", "run_round", "start_model"]
+           "round_seed", "run_round", "ship_round", "start_model"]
