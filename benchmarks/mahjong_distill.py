@@ -15,11 +15,18 @@ share alone (the analytic leaf is its input).
 median and p95 per spec, and how often each spec's move is the teacher's on the same
 position.
 
+``held-out``: several distilled models measured on the held-out hands of one ``train-distill``
+run (its ``samples.npz`` and split): value RMSE, root advantage RMSE and top-1 agreement with
+the teacher, as ``metrics.json``'s ``test`` reports them (e.g. an expert-iteration round's
+model against the round before it, on the round's own targets).
+
 Usage::
 
     .venv/bin/python benchmarks/mahjong_distill.py leaf-cost --data runs/mj-search-3584 --decisions 300
     .venv/bin/python benchmarks/mahjong_distill.py decision-time --data runs/mj-search-3584 --decisions 300 \\
         --agents "expectimax;expectimax-distill;expectimax-distill:leaf=value"
+    .venv/bin/python benchmarks/mahjong_distill.py held-out --data runs/mj-exit/round-1/train \
+        --models "runs/mj-exit/round-0/model.pt;runs/mj-exit/round-1/model.pt"
 """
 
 from __future__ import annotations
@@ -127,11 +134,33 @@ def decision_time(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def held_out(args: argparse.Namespace) -> dict[str, Any]:
+    from dataclasses import fields
+
+    from paiju.mahjong import distill as D
+    from paiju.mahjong import train_distill as T
+
+    run = Path(args.data)
+    config = json.loads((run / "config.json").read_text())["config"]
+    with np.load(run / "samples.npz", allow_pickle=False) as z:
+        samples = T.Samples(**{f.name: z[f.name] for f in fields(T.Samples)})
+    split = T.split(samples, config["validation"], config["test"])
+    out: dict[str, Any] = {"test_decisions": len(split.test)}
+    for model in args.models.split(";"):
+        m = T.measures(D.load_model(model).net, samples, split, split.test)
+        out[model] = {"value_rmse": m["value"]["rmse"],
+                      "analytic_leaf_rmse": m["value"]["analytic_leaf_rmse"],
+                      "advantage_root_rmse": m["advantage_root"]["rmse"],
+                      "top1": m["agreement"]["network"]["top1"]}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=("leaf-cost", "decision-time"))
-    parser.add_argument("--data", required=True, help="a search-data folder")
+    parser.add_argument("command", choices=("leaf-cost", "decision-time", "held-out"))
+    parser.add_argument("--data", required=True, help="a search-data folder (held-out: a train-distill run)")
+    parser.add_argument("--models", default="", help="held-out: ';'-separated distilled models")
     parser.add_argument("--decisions", type=int, default=300)
     parser.add_argument("--test", type=float, default=0.1, help="held-out share of the hands (the last ones)")
     parser.add_argument("--model", default="", help="a distilled model file (default: the shipped one)")
@@ -139,8 +168,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="also write the result as JSON here")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    result = {"command": args.command, "data": args.data, **(leaf_cost(args) if args.command == "leaf-cost"
-                                                              else decision_time(args))}
+    run = {"leaf-cost": leaf_cost, "decision-time": decision_time, "held-out": held_out}[args.command]
+    result = {"command": args.command, "data": args.data, **run(args)}
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:
