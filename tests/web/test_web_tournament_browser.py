@@ -151,7 +151,10 @@ def test_a_table_enters_a_result_and_another_player_confirms_it(
     open_page(page, server.url + "/tournament/table?round=1&table=1")
     assert page.locator(".board-entry").evaluate_all("ns => ns.map(n => Number(n.dataset.board))") == order
     section = f".board-entry[data-board='{board}']"
+    # what is typed before the player is chosen survives the table's redraw for him
+    page.fill(f"{section} .bombs", "3")
     choose_player(page, ids[0])
+    assert page.input_value(f"{section} .bombs") == "3"
     page.fill("#pin", pin)
     page.fill(f"{section} .bombs", "0")
     page.select_option(f"{section} .spring", "none")

@@ -209,7 +209,20 @@
     }
   }
 
-  async function loadTable() {
+  // what was typed into the boards' open forms, by board and field (kept across a redraw
+  // that is not an answer to an entry: choosing who is at the keyboard)
+  function typedFields() {
+    const typed = {};
+    for (const section of document.querySelectorAll(".board-entry")) {
+      const fields = {};
+      for (const input of section.querySelectorAll(".entry [data-field]")) fields[input.dataset.field] = input.value;
+      typed[section.dataset.board] = { status: section.dataset.status, fields };
+    }
+    return typed;
+  }
+
+  async function loadTable(keepTyped = false) {
+    const typed = keepTyped ? typedFields() : {};
     const round = wholeParam("round"), tableNo = wholeParam("table");
     if (!round || !tableNo) throw new Error("name the round and the table: /tournament/table?round=1&table=2");
     const view = await api(`/api/tournament/rounds/${round}/tables/${tableNo}`);
@@ -224,11 +237,20 @@
     }
     const boards = $("boards"); boards.innerHTML = "";
     if (!view.released) boards.append(el("p", { class: "panel" }, "This round is not released yet: results are entered once it is."));
-    for (const b of view.boards) boards.append(boardSection(view, b));
+    for (const b of view.boards) {
+      const section = boardSection(view, b);
+      const was = typed[b.board];
+      if (was && was.status === b.status) {  // the same result as before: what was typed stands
+        for (const input of section.querySelectorAll(".entry [data-field]")) {
+          if (input.dataset.field in was.fields) input.value = was.fields[input.dataset.field];
+        }
+      }
+      boards.append(section);
+    }
   }
 
   async function tablePage() {
-    $("player").addEventListener("change", () => { if (tableState) loadTable().catch((e) => showError(e.message)); });
+    $("player").addEventListener("change", () => { if (tableState) loadTable(true).catch((e) => showError(e.message)); });
     $("reload").addEventListener("click", () => loadTable().catch((e) => showError(e.message)));
     await loadTable();
   }
