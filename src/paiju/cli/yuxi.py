@@ -634,9 +634,13 @@ ENCODERS = {"1": (1, False), "2": (2, False), "2+ids": (2, True)}
 """--encoder's values: (version, card ids) of :class:`paiju.yuxi.encoding.EncoderSpec`."""
 
 
-def _encoder(text: str | None, init: str) -> Any:
-    """The EncoderSpec of --encoder; not given, that of the --init model (so the model's input
-    is the run's), else version 1."""
+def _encoder(text: str | None, init: str, out_dir: Path, resume: bool) -> Any:
+    """The EncoderSpec of --encoder; not given, on a resume that of the run in ``out_dir`` (its
+    identity's rooms name it), else that of the --init model (so the model's input is the
+    run's), else version 1.
+
+    A resume never opens the --init model: the trainer reads it at the run's start only, so a
+    run resumes after its start model has been moved or deleted."""
     from paiju.yuxi.encoding import EncoderSpec
 
     if text is not None:
@@ -644,6 +648,8 @@ def _encoder(text: str | None, init: str) -> Any:
             raise ConfigError(f"--encoder {text!r}: one of {', '.join(ENCODERS)}")
         version, card_ids = ENCODERS[text]
         return EncoderSpec(version, card_ids=card_ids)
+    if resume:
+        return _run_encoder(out_dir)
     if not init:
         return EncoderSpec()
     from paiju.core.torch_files import load_payload
@@ -652,6 +658,20 @@ def _encoder(text: str | None, init: str) -> Any:
         raise ConfigError(f"--init {init}: no such model file")
     meta = load_payload(init, "AlphaZero model").get("meta", {})
     return EncoderSpec.of_model(meta if isinstance(meta, dict) else {}, f"--init {init}")
+
+
+def _run_encoder(out_dir: Path) -> Any:
+    """The EncoderSpec of the run in ``out_dir``: its config.json's identity holds the rooms as
+    the run described them (the encoder named unless version 1). A folder without one (no run
+    to resume, or one made before the run folder, hence before encoder version 2): version 1,
+    and the trainer's own resume checks say what is wrong."""
+    from paiju.core.run_folder import CONFIG, read_config
+    from paiju.yuxi.encoding import EncoderSpec
+
+    if not (out_dir / CONFIG).is_file():
+        return EncoderSpec()
+    rooms = (read_config(out_dir).get("identity") or {}).get("game")
+    return EncoderSpec.of_model(rooms if isinstance(rooms, dict) else {}, f"--resume {out_dir}")
 
 
 @app.command("train-az", cls=config_command(az.TRAIN_CONFIG))
@@ -673,7 +693,8 @@ def train_az(
         typer.Option(
             "--encoder", metavar="1|2|2+ids",
             help="The network's input: 1 (cards by id, the shipped models), 2 (cards by their "
-                 "attributes: follows card changes) or 2+ids (both); default: --init's model's, else 1.",
+                 "attributes: follows card changes) or 2+ids (both); default: on --resume the run's, "
+                 "else --init's model's, else 1.",
         ),
     ] = None,
     workers: az.WorkersOpt = 1,
@@ -689,7 +710,7 @@ def train_az(
     changes).
     """
     init = str(config_values(ctx).get("init", ""))
-    rooms = _rooms(boards, decks, die, cards_file, decks_file, _encoder(encoder, init))
+    rooms = _rooms(boards, decks, die, cards_file, decks_file, _encoder(encoder, init, out_dir, resume))
     model = az.run_training(ctx, rooms, out_dir, game_id={"game": "yuxi", **rooms.describe()},
                             workers=workers, ray=ray, resume=resume)
     console.print(f"model: {model} (play it with az:model={model})")
