@@ -57,15 +57,17 @@ def test_a_run_starts_from_the_models_network(old_model: Path, tmp_path: Path) -
 
 
 def test_an_adaptation_resumed_equals_the_uninterrupted_one(old_model: Path, tmp_path: Path) -> None:
-    config = _with(TINY, seed=7, iterations=2, init=str(old_model))
+    start = tmp_path / "start.pt"  # a copy of the module's model, so this test may delete it
+    start.write_bytes(old_model.read_bytes())
+    config = _with(TINY, seed=7, iterations=2, init=str(start))
     train(config, connect_four_setup, tmp_path / "whole", game_id=C4)
     train(_with(config, iterations=1), connect_four_setup, tmp_path / "split", game_id=C4)
-    # the start's model is gone by the resume: it is read at the start only
     moved = tmp_path / "moved.pt"
-    moved.write_bytes(old_model.read_bytes())
+    start.rename(moved)  # the start's model is gone by the resume: it is read at the start only
     resumed = _with(config, init=str(moved))
     with pytest.raises(ConfigError, match=r"init: .* there, .* now"):  # init is the run's identity
         train(resumed, connect_four_setup, tmp_path / "split", resume=True, game_id=C4)
+    assert not start.exists()
     train(config, connect_four_setup, tmp_path / "split", resume=True, game_id=C4)
     whole = load_payload(tmp_path / "whole" / "checkpoint.pt", "c")["net"]
     split = load_payload(tmp_path / "split" / "checkpoint.pt", "c")["net"]

@@ -15,8 +15,6 @@ from yuxi_states import random_states, same_encoding
 
 from paiju.algorithms.alphazero import AZNet, NetConfig
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint, save_checkpoint
-from paiju.algorithms.alphazero.selfplay import SearchSettings
-from paiju.algorithms.alphazero.train import TrainConfig, train
 from paiju.cli.main import run
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import play_game
@@ -29,7 +27,6 @@ from paiju.yuxi.board import BOARDS
 from paiju.yuxi.cards import table_fingerprint
 from paiju.yuxi.encoding import CARD_KEYS, EncoderSpec, YuxiAttributeEncoder, YuxiEncoderBase
 from paiju.yuxi.game import YuxiConfig, YuxiGame
-from paiju.yuxi.rooms import YuxiRooms
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "paiju" / "yuxi" / "data"
@@ -266,20 +263,25 @@ def test_train_az_init_adapts_a_model_to_each_card_change(
 def test_an_adaptation_resumed_equals_the_uninterrupted_one(
     old_model: Path, changes: dict[str, list[str]], tmp_path: Path
 ) -> None:
-    files = dict(zip(changes["removed"][::2], changes["removed"][1::2], strict=True))
-    rooms = YuxiRooms(boards=("3x3",), encoder=EncoderSpec(2), cards_file=files["--cards-file"],
-                      decks_file=files["--decks-file"])
-    game_id = {"game": "yuxi", **rooms.describe()}
-    search = SearchSettings(simulations=4, batch=2)
-    config = TrainConfig(seed=4, iterations=2, games_per_iteration=2, search=search, steps_per_iteration=2,
-                         batch_size=8, window=2, init=str(old_model), channels=4, blocks=1, hidden=16)
-    train(config, rooms, tmp_path / "whole", game_id=game_id)
-    first = TrainConfig.from_dict({**config.to_dict(), "iterations": 1})
-    train(first, rooms, tmp_path / "split", game_id=game_id)
-    train(config, rooms, tmp_path / "split", resume=True, game_id=game_id)
+    """Through the command: the resume, without --encoder, takes the run's encoder (the start
+    model's, version 2) from the run, not from the start model, which is gone by then."""
+    start = tmp_path / "start.pt"  # a copy of the module's model, so this test may delete it
+    start.write_bytes(old_model.read_bytes())
+    sizes = ["--seed", "4", "--games", "2", "--simulations", "4", "--steps", "2", "--batch-size", "8",
+             "--window", "2", "--channels", "4", "--blocks", "1", "--hidden", "16"]
+
+    def train_az(out: str, iterations: int, *more: str) -> None:
+        assert run(["yuxi", "train-az", "--out", str(tmp_path / out), "--boards", "3x3", "--init", str(start),
+                    *changes["removed"], *sizes, "--iterations", str(iterations), *more]) == 0
+
+    train_az("whole", 2)
+    train_az("split", 1)
+    start.unlink()
+    train_az("split", 2, "--resume")
     whole = load_payload(tmp_path / "whole" / "checkpoint.pt", "c")["net"]
     split = load_payload(tmp_path / "split" / "checkpoint.pt", "c")["net"]
     assert whole.keys() == split.keys() and all(torch.equal(whole[k], split[k]) for k in whole)
+    assert load_checkpoint(tmp_path / "split" / "model.pt")[1]["encoder"] == {"version": 2, "card_ids": False}
 
 
 def test_bad_init_models_are_one_error_line(
