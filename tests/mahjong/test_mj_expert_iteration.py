@@ -96,8 +96,13 @@ Rounds = tuple[Path, Path, dict, dict]
 
 
 def test_a_round_trains_from_the_previous_weights(rounds: Rounds, tmp_path: Path) -> None:
-    out, init, first, _ = rounds
-    assert first["training"]["epochs"] == 2 and first["cpu_hours"] > 0
+    out, init, first, second = rounds
+    assert len(first["training"]["epochs"]) == 2 and first["cpu_hours"] > 0
+    # each round's training started from the round before's model (whatever epoch it kept)
+    for r, summary in ((1, first), (2, second)):
+        config = json.loads((out / f"round-{r}" / "train" / "config.json").read_text())["config"]
+        assert config["init"] == str(X.model_file(out, r - 1))
+        assert f"--init {X.model_file(out, r - 1)}" in summary["training"]["command"]
     changed = weights(X.model_file(out, 1))
     if first["training"]["best_epoch"] == -1:  # the start kept: the round's model is round 0's weights
         assert all(torch.equal(changed[k], weights(init)[k]) for k in changed)

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from paiju.core import run_folder
 from paiju.core.errors import ConfigError
+from paiju.core.records import atomic_write_text
 from paiju.core.rng import derive_seed
 from paiju.core.runner import Progress
 from paiju.mahjong import distill as D
@@ -134,10 +134,16 @@ def start_model(cfg: RoundConfig) -> Path:
                               "folder started from another model (use another --out)")
         return previous
     previous.parent.mkdir(parents=True, exist_ok=True)
-    tmp = previous.with_suffix(".tmp")
-    shutil.copyfile(source, tmp)
-    tmp.replace(previous)
+    _copy_whole(source, previous)
     return previous
+
+
+def _copy_whole(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` through a rename: an interrupted copy leaves no half file
+    that a resumed round would take for the model."""
+    tmp = target.with_suffix(".tmp")
+    shutil.copyfile(source, tmp)
+    tmp.replace(target)
 
 
 # ---- the round -------------------------------------------------------------------------------------
@@ -146,11 +152,11 @@ def run_round(cfg: RoundConfig, *, progress: Progress = False) -> dict[str, Any]
     ``round-r/summary.json``)."""
     players = check_config(cfg)
     here = round_dir(cfg.out, cfg.round)
+    run = run_folder.RunFolder(here, PROG, cfg, may_change=("workers", "threads"))  # they change no result
     summary_file = here / "summary.json"
     if summary_file.is_file():
         done: dict[str, Any] = json.loads(summary_file.read_text(encoding="utf-8"))
-        if done["config"] != _identity(cfg):
-            raise ConfigError(f"{here} holds round {cfg.round} of another configuration: {done['config']}")
+        run.check_identity(done["config"])  # names the options that differ
         return done
     previous = start_model(cfg)
     teacher = agent_spec(cfg.out, cfg.round - 1, cfg.depth)
@@ -174,27 +180,24 @@ def run_round(cfg: RoundConfig, *, progress: Progress = False) -> dict[str, Any]
         data=data_cfg.out, out=str(here / "train"), value_hidden=tuple(start.value_hidden),
         order_hidden=tuple(start.order_hidden), residual=start.residual, init=str(previous),
         epochs=cfg.epochs, batch=cfg.batch, lr=cfg.lr, seed=cfg.seed, threads=cfg.threads)
-    clock = time.process_time()
     report = T.train(train_cfg)
-    finish_cpu_s = time.process_time() - clock  # this call's own: the samples, the epochs it ran, the report
 
     # 3. the kept weights are the round's model
     target = model_file(cfg.out, cfg.round)
-    tmp = target.with_suffix(".tmp")
-    shutil.copyfile(Path(train_cfg.out) / "model.pt", tmp)
-    tmp.replace(target)
+    _copy_whole(Path(train_cfg.out) / "model.pt", target)
     epochs_cpu_s = sum(m["cpu_s"] for m in report["epochs"])
     summary = {
-        "config": _identity(cfg), "command": command_line(cfg), "round": cfg.round, "teacher": teacher,
+        "config": run.identity, "command": command_line(cfg), "round": cfg.round, "teacher": teacher,
         "model": str(target),
         "agent": agent_spec(cfg.out, cfg.round, cfg.depth),
         "data": {"hands": data["hands"], "rows": data["rows"], "cost": data["cost"]},
-        "training": {"best_epoch": report["best_epoch"], "epochs": len(report["epochs"]),
-                     "epochs_cpu_s": epochs_cpu_s, "last_call_cpu_s": finish_cpu_s,
-                     "samples": report["samples"], "test": report["test"], "command": report["command"]},
+        "training": {"best_epoch": report["best_epoch"], "epochs": report["epochs"],
+                     "epochs_cpu_s": epochs_cpu_s, "samples": report["samples"], "test": report["test"],
+                     "command": report["command"]},
+        # the data and the epochs; replaying the hands into samples (under 1% of a round) is left out
         "cpu_hours": (data["cost"]["cpu_s"] + epochs_cpu_s) / 3600,
     }
-    summary_file.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(summary_file, json.dumps(summary, indent=2) + "\n")
     return summary
 
 
@@ -208,14 +211,12 @@ def ship_round(out: str | Path, r: int, folder: str | Path = MODEL_DIR) -> Path:
     if not summary_file.is_file():
         raise ConfigError(f"round {r} of {out} is not finished ({summary_file} does not exist)")
     summary = json.loads(summary_file.read_text(encoding="utf-8"))
-    if "command" not in summary:  # a round run before summaries recorded it: its config rebuilds it
-        summary = {**summary, "command": command_line(RoundConfig(**summary["config"]))}
     target = distill_model_file(Path(folder), f"distill-exit-{r}")
     shutil.copyfile(model_file(out, r), target)
     config = {"trainer": "expert-iteration", "command": summary["command"], "config": summary["config"],
               "teacher": summary["teacher"], "training_command": summary["training"]["command"]}
     for suffix, data in ((".config.json", config), (".metrics.json", summary)):
-        target.with_suffix(suffix).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        atomic_write_text(target.with_suffix(suffix), json.dumps(data, indent=2) + "\n")
     return target
 
 
@@ -225,11 +226,6 @@ PROG = "paiju mahjong expert-iteration"
 def command_line(cfg: RoundConfig) -> str:
     """The command that runs ``cfg`` (the options that differ from the defaults)."""
     return run_folder.command_line([*PROG.split(), "--out", cfg.out], cfg, ("out",))
-
-
-def _identity(cfg: RoundConfig) -> dict[str, Any]:
-    """What makes a round what it is (``workers`` and ``threads`` change no result)."""
-    return {k: v for k, v in asdict(cfg).items() if k not in ("workers", "threads")}
 
 
 __all__ = ["PROG", "RoundConfig", "agent_spec", "check_config", "command_line", "model_file", "round_dir",
