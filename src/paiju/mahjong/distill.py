@@ -50,16 +50,14 @@ from paiju.core.rng import SeedLike
 from paiju.mahjong.agents import AGENT_NAMES, DISTILL, DISTILL_CHOICES, DISTILL_DEFAULTS, REGISTRY
 from paiju.mahjong.agents.expectimax import SearchContext, SearchNode
 from paiju.mahjong.agents.value import (
-    RON_CLASSES,
     DealInRisk,
     LeafState,
     LeafValueEvaluator,
     ValueExpectimaxAgent,
-    kind_class,
 )
 from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation
 from paiju.mahjong.model_files import MODEL_DIR, distill_model_file
-from paiju.mahjong.reader import neighbour_index
+from paiju.mahjong.reader import KIND_CLASS, neighbour_index
 from paiju.mahjong.shanten import KIND_STEP, KIND_SUIT, shanten_tables, suit_indices
 from paiju.mahjong.tiles import COPIES, NUM_KINDS, Meld
 
@@ -107,8 +105,6 @@ ORDER_INPUTS = 27
 
 NEIGHBOURS = np.asarray(neighbour_index())
 """(34, 4): each kind's same-suit kinds at -2, -1, +1, +2, or 34 (a zero column): the reader's."""
-KIND_CLASS = np.eye(len(RON_CLASSES), dtype=np.float32)[[kind_class(k) for k in range(NUM_KINDS)]]
-"""One-hot class of each kind (the value search's ron classes: honour, 1/9, 2/8, 3-7)."""
 DRAGONS = (31, 32, 33)
 
 
@@ -399,21 +395,16 @@ class NumpyHead:
 class DistillOrdering:
     """The advantage head as the search's ordering: one forward pass per max node.
 
-    ``risk_of`` gives the deal-in risk of the root's discards (read once per observation);
-    inside the tree the risk inputs are zero, as the teacher charges nothing there.
+    ``risk_of`` gives the deal-in risk of the root's discards (the agent's ``risk``, which keeps
+    it for the decision's observation); inside the tree the risk inputs are zero, as the teacher
+    charges nothing there.
     """
 
     def __init__(self, net: DistillNet, risk_of: RiskOf) -> None:
         self.net = net
         self.head = NumpyHead(net.order)
         self.risk_of = risk_of
-        self._root: tuple[MahjongObservation | None, np.ndarray] = (None, np.zeros((2, NUM_KINDS)))
         self._inside = np.zeros((2, NUM_KINDS))
-
-    def root_risk(self, obs: MahjongObservation) -> np.ndarray:
-        if self._root[0] is not obs:  # one decision's searches share one observation
-            self._root = (obs, risk_array(self.risk_of(obs)))
-        return self._root[1]
 
     def node_inputs(self, ctx: SearchContext, node: SearchNode) -> np.ndarray:
         """(1, 34, ORDER_INPUTS): the advantage head's input at ``node``."""
@@ -421,7 +412,8 @@ class DistillOrdering:
         for t in node.draws:
             unseen[t] -= 1
         p = position([node.hand], [unseen], [ctx.melds], [ctx.draws_left - node.layer], ctx.observation)
-        risk = self.root_risk(ctx.observation) if node.layer == 0 else self._inside
+        # the agent's risk method keeps the latest observation's: one computation a decision
+        risk = risk_array(self.risk_of(ctx.observation)) if node.layer == 0 else self._inside
         return order_inputs(p, np.asarray([shanten_after(node.hand)]), risk[None])
 
     def scores(self, ctx: SearchContext, node: SearchNode, discards: Sequence[int]) -> list[float]:

@@ -40,6 +40,7 @@ from paiju.mahjong.agents.defence import (
     shipped_defence,
     wait_features,
 )
+from paiju.mahjong.agents.value import RON_CLASSES, kind_class
 from paiju.mahjong.game import NUM_PLAYERS, MahjongObservation
 from paiju.mahjong.tiles import NUM_KINDS
 
@@ -117,6 +118,10 @@ READY_SCALAR = 9
 """Index among the scalars of the fitted readiness chance (the readiness head's starting point)."""
 
 
+KIND_CLASS = np.eye(len(RON_CLASSES), dtype=np.float32)[[kind_class(k) for k in range(NUM_KINDS)]]
+"""(34, 4) one-hot class of each kind: the value search's ron classes (honour, 1/9, 2/8, 3-7)."""
+
+
 def neighbour_index() -> list[list[int]]:
     """Per kind, the kind ``k + d`` of each offset in :data:`NEIGHBOURS` when in the same suit, else
     ``NUM_KINDS`` (a column of zeros)."""
@@ -150,12 +155,8 @@ class ReaderNet(nn.Module):
         super().__init__()
         self.wait = zero_output_mlp(KIND_CHANNELS * (1 + len(NEIGHBOURS)) + 4 + SCALARS, hidden)
         self.ready = zero_output_mlp(SCALARS, hidden)
-        kind_class = torch.zeros(NUM_KINDS, 4)
-        for k in range(NUM_KINDS):
-            r = k % 9
-            kind_class[k, 0 if k >= 27 else 1 if r in (0, 8) else 2 if r in (1, 7) else 3] = 1.0
         self.register_buffer("neighbours", torch.tensor(neighbour_index()))
-        self.register_buffer("kind_class", kind_class)
+        self.register_buffer("kind_class", torch.from_numpy(KIND_CLASS.copy()))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """``(B, INPUT_SIZE)`` inputs to ``(B, 35)`` logits: readiness, then the 34 waits."""
@@ -202,5 +203,5 @@ class NetworkReader:
         return {s: [float(p[k]) for k in kinds] for s, p in self.chances(obs).items()}
 
 
-__all__ = ["FITTED_CHANNEL", "INPUT_SIZE", "KIND_CHANNELS", "READER_VERSION", "SCALARS", "NetworkReader",
-           "ReaderNet", "build_net", "neighbour_index", "reader_features", "table_features"]
+__all__ = ["FITTED_CHANNEL", "INPUT_SIZE", "KIND_CHANNELS", "KIND_CLASS", "READER_VERSION", "SCALARS",
+           "NetworkReader", "ReaderNet", "build_net", "neighbour_index", "reader_features", "table_features"]
