@@ -166,16 +166,17 @@ def compare_targets(data_dir: Path, game: str, targets: list[str], epochs: int, 
     """The ``--teacher-data`` comparison (see the module docstring)."""
     from paiju.algorithms.alphazero import AZNet, NetConfig
     from paiju.algorithms.alphazero.targets import ValueTarget
-    from paiju.algorithms.alphazero.teacher import held_out_games, read_teacher_data, split_by_game
+    from paiju.algorithms.alphazero.teacher import held_out_games, read_teacher_data
     from paiju.algorithms.alphazero.train import TrainConfig, learn_epoch
     from paiju.games.grid_encoding import board_setup
 
     config = TrainConfig()
     data = read_teacher_data(data_dir)
-    learn, held = split_by_game(data, held_out, seed)
-    if held is None:
+    # drawn once: the split (split_by_game's, as the trainer makes it) and the games to resample
+    held_mask = held_out_games(data, held_out, seed)
+    if not held_mask.any():
         raise SystemExit(f"--held-out {held_out} holds out no game: nothing to score on")
-    held_mask = held_out_games(data, held_out, seed)  # split_by_game's draw: games to resample
+    learn, held = data.samples.take(np.flatnonzero(~held_mask)), data.samples.take(np.flatnonzero(held_mask))
     outcome = held.values.astype(np.float64)
     _game, encoder = board_setup(game, {}, 0)
     shape = NetConfig.for_encoder(encoder, num_players=outcome.shape[1], channels=config.channels,
