@@ -98,10 +98,15 @@ def idle(page: Any) -> None:
 
 
 def choose_player(page: Any, player: str) -> None:
-    """Pick who is at the keyboard and wait for the table to be drawn again for him (the page
-    reloads the table on the change, which resets the boards' fields: filled before it lands,
-    they would be lost)."""
+    """Pick who is at the keyboard and wait until every board he holds a hand of says so (the
+    page redraws only the boards' holders lines for him, from the table it has: the fields
+    typed into the boards' forms are left as they are)."""
     page.select_option("#player", player)
+    page.wait_for_function(
+        """(id) => [...document.querySelectorAll('.board-entry .holders')]
+             .every((n) => !n.textContent.includes(`, ${id}`) || n.textContent.includes('you hold'))""",
+        arg=player,
+    )
     idle(page)
 
 

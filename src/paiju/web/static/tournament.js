@@ -148,13 +148,19 @@
     return p ? `${p.name}, ${p.id}` : "sitter";
   }
 
-  function boardSection(view, b) {
+  // who holds each hand of a board, and which one the player at the keyboard holds: the only
+  // part of the table that depends on him
+  function holdersLine(view, b) {
     const me = $("player").value;
     const mine = HANDS.find((h) => b.holders[h] === me);
+    return el("p", { class: "small holders" }, HANDS.map((h) => `${h}: ${holderName(view, b.holders[h])}`).join(" · "),
+      mine ? el("b", {}, ` · you hold ${mine}`) : null);
+  }
+
+  function boardSection(view, b) {
     const section = el("section", { class: "panel board-entry", "data-board": b.board, "data-status": b.status },
       el("h2", {}, `Board ${b.board}`, el("span", { class: "small muted" }, ` · stage ${b.stage} · check `), el("span", { class: "check" }, b.check || "—")),
-      el("p", { class: "small holders" }, HANDS.map((h) => `${h}: ${holderName(view, b.holders[h])}`).join(" · "),
-        mine ? el("b", {}, ` · you hold ${mine}`) : null),
+      holdersLine(view, b),
       el("p", { class: "status" }, el("span", { class: `badge ${b.status.replace(" ", "-")}` }, STATUS_TEXT[b.status] || b.status),
         b.result ? ` ${describe(b.result)} · entered by ${b.result.entered_by}` : "",
         b.result && b.result.confirmed_by ? `, confirmed by ${b.result.confirmed_by}` : ""));
@@ -209,20 +215,7 @@
     }
   }
 
-  // what was typed into the boards' open forms, by board and field (kept across a redraw
-  // that is not an answer to an entry: choosing who is at the keyboard)
-  function typedFields() {
-    const typed = {};
-    for (const section of document.querySelectorAll(".board-entry")) {
-      const fields = {};
-      for (const input of section.querySelectorAll(".entry [data-field]")) fields[input.dataset.field] = input.value;
-      typed[section.dataset.board] = { status: section.dataset.status, fields };
-    }
-    return typed;
-  }
-
-  async function loadTable(keepTyped = false) {
-    const typed = keepTyped ? typedFields() : {};
+  async function loadTable() {
     const round = wholeParam("round"), tableNo = wholeParam("table");
     if (!round || !tableNo) throw new Error("name the round and the table: /tournament/table?round=1&table=2");
     const view = await api(`/api/tournament/rounds/${round}/tables/${tableNo}`);
@@ -237,20 +230,21 @@
     }
     const boards = $("boards"); boards.innerHTML = "";
     if (!view.released) boards.append(el("p", { class: "panel" }, "This round is not released yet: results are entered once it is."));
+    for (const b of view.boards) boards.append(boardSection(view, b));
+  }
+
+  // choosing who is at the keyboard changes only the "you hold" of each board: redrawn from the
+  // table already read, so what was typed into the boards' forms stands
+  function showHolders() {
+    const view = tableState;
     for (const b of view.boards) {
-      const section = boardSection(view, b);
-      const was = typed[b.board];
-      if (was && was.status === b.status) {  // the same result as before: what was typed stands
-        for (const input of section.querySelectorAll(".entry [data-field]")) {
-          if (input.dataset.field in was.fields) input.value = was.fields[input.dataset.field];
-        }
-      }
-      boards.append(section);
+      const line = document.querySelector(`.board-entry[data-board="${b.board}"] .holders`);
+      if (line) line.replaceWith(holdersLine(view, b));
     }
   }
 
   async function tablePage() {
-    $("player").addEventListener("change", () => { if (tableState) loadTable(true).catch((e) => showError(e.message)); });
+    $("player").addEventListener("change", () => { if (tableState) showHolders(); });
     $("reload").addEventListener("click", () => loadTable().catch((e) => showError(e.message)));
     await loadTable();
   }
