@@ -135,16 +135,15 @@ def decision_time(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def held_out(args: argparse.Namespace) -> dict[str, Any]:
-    from dataclasses import fields
-
+    from paiju.core.run_folder import read_config
     from paiju.mahjong import distill as D
     from paiju.mahjong import train_distill as T
 
     run = Path(args.data)
-    config = json.loads((run / "config.json").read_text())["config"]
-    with np.load(run / "samples.npz", allow_pickle=False) as z:
-        samples = T.Samples(**{f.name: z[f.name] for f in fields(T.Samples)})
-    split = T.split(samples, config["validation"], config["test"])
+    saved = read_config(run)
+    cfg = T.DistillConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in saved["config"].items()})
+    samples = T.load_samples(cfg, run, saved["data_job"])  # the run's samples, rebuilt if stale
+    split = T.split(samples, cfg.validation, cfg.test)
     out: dict[str, Any] = {"test_decisions": len(split.test)}
     for model in args.models.split(";"):
         m = T.measures(D.load_model(model).net, samples, split, split.test)
