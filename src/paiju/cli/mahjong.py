@@ -616,6 +616,8 @@ SearchDataOpt = Annotated[
     Path, typer.Option("--data", "-d", parser=input_dir, help="A finished search-data folder.")
 ]
 """The trainers' input: a folder of paiju mahjong search-data."""
+RerunOutOpt = Annotated[Path, opt.out_dir("Run folder (rerun to resume).")]
+ReportJsonOpt = Annotated[bool, opt.json_flag("Print the report as JSON.")]
 
 
 @app.command(
@@ -624,8 +626,8 @@ SearchDataOpt = Annotated[
 def train_reader_command(
     ctx: typer.Context,
     data: SearchDataOpt,
-    out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
-    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
+    out: RerunOutOpt,
+    json_out: ReportJsonOpt = False,
 ) -> None:
     """Train the table reader (each opponent's readiness and waits) on a search-data folder's
     oracle labels, one opponent type left out, and report the held-out deal-in log-loss
@@ -652,8 +654,8 @@ def train_reader_command(
 def train_distill_command(
     ctx: typer.Context,
     data: SearchDataOpt,
-    out: Annotated[Path, opt.out_dir("Run folder (rerun to resume).")],
-    json_out: Annotated[bool, opt.json_flag("Print the report as JSON.")] = False,
+    out: RerunOutOpt,
+    json_out: ReportJsonOpt = False,
 ) -> None:
     """Train the network distilled from the value search (its advantage head prunes the tree,
     its value head values the leaves: expectimax-distill:model=OUT/model.pt) on a search-data
