@@ -652,11 +652,9 @@ def _encoder(text: str | None, init: str, out_dir: Path, resume: bool) -> Any:
         return _run_encoder(out_dir)
     if not init:
         return EncoderSpec()
-    from paiju.core.torch_files import load_payload
+    from paiju.algorithms.alphazero.checkpoint import model_payload
 
-    if not Path(init).is_file():
-        raise ConfigError(f"--init {init}: no such model file")
-    meta = load_payload(init, "AlphaZero model").get("meta", {})
+    meta = model_payload(init, "--init").get("meta", {})
     return EncoderSpec.of_model(meta if isinstance(meta, dict) else {}, f"--init {init}")
 
 

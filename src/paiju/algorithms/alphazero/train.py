@@ -411,9 +411,7 @@ def init_weights(
         CorruptRecordError: not a readable model file.
     """
     name = f"--init {path}"
-    if not Path(path).is_file():
-        raise ConfigError(f"{name}: no such model file")
-    old_net, meta = load_checkpoint(path)
+    old_net, meta = load_checkpoint(path, "--init")
     theirs, ours = meta.get("game"), game_id.get("game")
     if theirs is not None and ours is not None and theirs != ours:
         raise ConfigError(f"{name}: a model of {theirs}, and this run trains {ours}")
