@@ -3,7 +3,8 @@
 Every error is ``{"error": ..., "field": ..., "type": ...}`` (:class:`ErrorBody`, declared in
 the OpenAPI schema for every 4xx by :data:`ERROR_RESPONSES`), whose ``field`` names the
 request field at fault. The status follows the engine error's meaning
-(:func:`install_error_handlers`): an illegal move is a 409, a not-found a 404, bad
+(:func:`install_error_handlers`): an illegal move is a 409, a not-found a 404, a request
+without the right to it (:class:`Forbidden`) a 403, bad
 notation or configuration a 422, a cancelled computation a 503; an unexpected exception is
 a logged 500 that keeps the connection usable (:class:`ContainErrors`).
 
@@ -57,6 +58,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+class Forbidden(PaijuError):
+    """A request the client has no right to (a 403): a route's refusal, not an engine error."""
+
+
 def blamed(err: PaijuError, field: str) -> PaijuError:
     """``err`` naming the request field at fault (the error body's ``field``)."""
     if err.field is None:
@@ -96,6 +101,8 @@ async def _stopped(request: Request, exc: WorkCancelled) -> JSONResponse:
 async def _bad_input(request: Request, exc: PaijuError) -> JSONResponse:
     if isinstance(exc, NotFoundError):
         return error_response(404, exc)
+    if isinstance(exc, Forbidden):
+        return error_response(403, exc)
     if isinstance(exc, CorruptRecordError):
         # a damaged file on the server, not the client's input: logged, still a JSON body
         _log.error("paiju web: %s", exc)

@@ -23,13 +23,12 @@ a request is bounded (:mod:`paiju.web.limits`' rule: a maximum for whatever a re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Annotated, Any, Final, Literal, TypeVar
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Query
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -46,7 +45,7 @@ from paiju.tournament.director.seating import RoundTables, round_tables
 from paiju.tournament.director.standings import compute_standings
 from paiju.tournament.director.store import EventStore
 from paiju.web import event as views
-from paiju.web.errors import ErrorBody, blamed, error_response
+from paiju.web.errors import ErrorBody, Forbidden, blamed, error_response
 from paiju.web.event import ServedEvent
 from paiju.web.routes.pages import STATIC_DIR
 from paiju.web.state import Web
@@ -208,8 +207,8 @@ async def _work(event: ServedEvent, fn: Callable[[EventStore], T], fields: dict[
     return await run_in_threadpool(run)
 
 
-class DirectorOnly(PaijuError):
-    """A director's route without the director's token."""
+class DirectorOnly(Forbidden):
+    """A director's route without the director's token (a 403)."""
 
 
 class PinsLocked(PaijuError):
@@ -222,22 +221,6 @@ def _director_only(web: Web, x_director_token: DirectorToken = None) -> None:
     if not event.is_director(x_director_token):
         why = "the director's pages need the director's token (paiju serve prints their address)"
         raise blamed(DirectorOnly(why if x_director_token is None else "wrong director's token"), TOKEN_FIELD)
-
-
-class DirectorRoute(APIRoute):
-    """A director's route: the refusal of :func:`_director_only` answered as the 403 it is
-    (the app's handlers answer any other library error as a 404 or 422)."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def guarded(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except DirectorOnly as err:
-                return error_response(403, err)
-
-        return guarded
 
 
 def _locked(event: ServedEvent, round_no: int, table_no: int) -> JSONResponse | None:
@@ -312,7 +295,6 @@ director = APIRouter(
     prefix="/api/tournament/director",
     dependencies=[Depends(_director_only)],
     responses=DIRECTOR_RESPONSE,
-    route_class=DirectorRoute,
 )
 """The director's routes: each checks the token once, before anything else (``_director_only``)."""
 
