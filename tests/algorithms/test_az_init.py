@@ -5,6 +5,8 @@ written."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +100,37 @@ def test_bad_models_are_refused_before_anything_is_written(old_model: Path, tmp_
     nameless = save_checkpoint(tmp_path / "gomoku.pt", net)
     refused(r"inputs and heads \(planes, vector, first head, second head\) are \(\(2, 9, 9\)",
             _with(TINY, init=str(nameless)))
+
+
+class _BadMapping:
+    """An encoder whose ``adapt_weights`` hook goes wrong: ``change`` applied to the copied
+    weights."""
+
+    def __init__(self, change: Callable[[dict[str, torch.Tensor]], object]) -> None:
+        self.change = change
+
+    def adapt_weights(self, weights: dict[str, torch.Tensor], *_: object) -> dict[str, torch.Tensor]:
+        out = dict(weights)
+        self.change(out)
+        return out
+
+
+def test_a_mapping_that_does_not_fit_the_network_is_refused_naming_the_weight(old_model: Path) -> None:
+    _, encoder = connect_four_setup(0)
+    config = NetConfig.for_encoder(encoder, channels=4, blocks=1, hidden=16)
+    old = load_checkpoint(old_model)[0].state_dict()
+    name = next(k for k, v in old.items() if v.dim() == 2)  # a linear layer's weight
+    rows, cols = old[name].shape
+
+    def refused(change: Callable[[dict[str, torch.Tensor]], object], match: str) -> None:
+        with pytest.raises(ConfigError, match=match):  # not torch's RuntimeError from load_state_dict
+            init_weights(str(old_model), _BadMapping(change), config, C4)
+
+    def one_row_short(w: dict[str, torch.Tensor]) -> None:
+        w[name] = w[name][1:]
+
+    shapes = rf"\({re.escape(name)} is \({rows - 1}, {cols}\), the network's \({rows}, {cols}\)\)"
+    refused(one_row_short, "--init .*: the game's mapping of its weights does not fit this run's network "
+                           + shapes)
+    refused(lambda w: w.pop(name), rf"\({re.escape(name)} is missing\)")
+    refused(lambda w: w.update(extra=torch.zeros(1)), r"\(extra is not the network's\)")

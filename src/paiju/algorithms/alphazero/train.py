@@ -406,8 +406,8 @@ def init_weights(
     and the weights are copied as they are (:func:`same_shapes`).
 
     Raises:
-        ConfigError: no model file, a model of another game, of other sizes, or one the game
-            cannot map.
+        ConfigError: no model file, a model of another game, of other sizes, one the game
+            cannot map, or a mapping that does not fit the run's network (the weight named).
         CorruptRecordError: not a readable model file.
     """
     name = f"--init {path}"
@@ -423,7 +423,23 @@ def init_weights(
                           "model's (--channels, --blocks, --hidden, --value-skip)")
     adapt = getattr(encoder, "adapt_weights", same_shapes)
     weights: dict[str, torch.Tensor] = adapt(old_net.state_dict(), old, meta, net_config, name)
+    _check_fits(weights, net_config, name)
     return weights
+
+
+def _check_fits(weights: dict[str, torch.Tensor], net_config: NetConfig, name: str) -> None:
+    """Refuse mapped ``weights`` that do not fit the network ``net_config`` (a game's mapping
+    gone wrong), naming the weight, rather than let ``load_state_dict`` raise torch's error."""
+    with torch.device("meta"):  # the shapes alone: nothing allocated or drawn
+        wanted = {k: tuple(v.shape) for k, v in AZNet(net_config).state_dict().items()}
+    got = {k: tuple(v.shape) for k, v in weights.items()}
+    wrong = [f"{k} is {got[k]}, the network's {wanted[k]}"
+             for k in wanted if k in got and got[k] != wanted[k]]
+    wrong += [f"{k} is missing" for k in wanted if k not in got]
+    wrong += [f"{k} is not the network's" for k in got if k not in wanted]
+    if wrong:
+        raise ConfigError(f"{name}: the game's mapping of its weights does not fit this run's network "
+                          f"({'; '.join(wrong)})")
 
 
 def same_shapes(
