@@ -73,16 +73,17 @@ from paiju.tournament.director.formats import (
     MAX_BOARDS_PER_ROUND,
     MAX_ROUNDS,
     TABLE_SIZE,
+    BoardSelection,
     Comparison,
     choose,
 )
 from paiju.tournament.selection import DealPool, select_paper
 from paiju.tournament.validate import distinguishable, rank_points
 
-BoardSelection = Literal["random", "dih"]
 Pairing = Literal["swiss", "random"]
 Measure = Literal["unique", "right"]
-SELECTIONS: Final[tuple[BoardSelection, ...]] = get_args(BoardSelection)
+SELECTIONS: Final[tuple[BoardSelection, ...]] = ("random", "dih")
+"""The plan's default order (runs, report columns): random boards first, then the director's DIH."""
 PAIRINGS: Final[tuple[Pairing, ...]] = get_args(Pairing)
 COMPARISONS: Final[tuple[Comparison, ...]] = get_args(Comparison)
 

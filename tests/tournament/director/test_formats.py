@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 import pytest
 
 from paiju.core.errors import ConfigError
-from paiju.tournament.director.formats import EventFormat, choose
+from paiju.tournament import planning
+from paiju.tournament.director import rounds
+from paiju.tournament.director.formats import BoardSelection, EventFormat, choose
 from paiju.tournament.director.results import SPRINGS
 
 
@@ -79,3 +82,11 @@ def test_a_named_choice_is_checked_by_one_helper_for_options_and_format_items() 
         ConfigError, match=re.escape("format tie_breaks='coin': choose one of opponents, landlord, lot")
     ):
         EventFormat(tie_breaks=("coin",))
+
+
+def test_the_director_and_the_planner_offer_every_board_selection_each_in_its_own_order() -> None:
+    # one type for both; the director's messages list DIH first, the plan runs random first
+    assert rounds.SELECTIONS == get_args(BoardSelection) == ("dih", "random")
+    assert planning.SELECTIONS == ("random", "dih")
+    with pytest.raises(ConfigError, match=re.escape("--select 'best': choose one of dih, random")):
+        choose("--select", "best", rounds.SELECTIONS)

@@ -35,6 +35,9 @@ FirstRound = Literal["random", "rating"]
 Landlord = Literal["fixed", "bidding"]
 TieBreak = Literal["opponents", "landlord", "lot"]
 CarryOver = Literal["none", "half", "full"]
+BoardSelection = Literal["dih", "random"]
+"""How a round's boards are chosen: by deal selection (DIH) or at random. The one type for the
+director's rounds and the event planner (each keeps its own order of the choices)."""
 CARRY_SHARE: Final[dict[CarryOver, float]] = {"none": 0.0, "half": 0.5, "full": 1.0}
 """The share of the qualifying total a finalist takes into the final, by ``carry_over``."""
 C = TypeVar("C", bound=str)

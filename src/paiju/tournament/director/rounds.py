@@ -32,7 +32,7 @@ from paiju.core.errors import ConfigError
 from paiju.core.rng import as_generator
 from paiju.tournament.director import movement
 from paiju.tournament.director.boards import Board, deal_key, make_boards, select_at_random, select_by_dih
-from paiju.tournament.director.formats import TABLE_SIZE, EventFormat
+from paiju.tournament.director.formats import TABLE_SIZE, BoardSelection, EventFormat
 from paiju.tournament.director.pairing import DEFAULT_BUDGET, Entrant, pair_key, solve
 from paiju.tournament.director.pins import issue_pins
 from paiju.tournament.director.players import next_unpaired_round
@@ -41,7 +41,6 @@ from paiju.tournament.director.store import EventStore, Player, RoundInfo, Seat,
 
 Method = Literal["random", "rating", "swiss"]
 METHODS: Final[tuple[Method, ...]] = get_args(Method)
-BoardSelection = Literal["dih", "random"]
 SELECTIONS: Final[tuple[BoardSelection, ...]] = get_args(BoardSelection)
 
 
