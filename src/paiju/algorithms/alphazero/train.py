@@ -673,9 +673,9 @@ def load_replay(paths: list[Path]) -> Replay:
     for path in paths:
         with np.load(path) as data:
             part = {name: data[name] for name in (*_SAMPLE_FIELDS, "offsets") if name in data}
-        # samples stored before root values or rollouts were kept have none (NaN: the outcome alone)
-        for name in ("root_values", "rollout_values"):
-            part.setdefault(name, np.full(np.shape(part["values"]), np.nan, dtype=np.float32))
+        # samples stored before root values were kept have none (NaN: the outcome alone); those
+        # stored before rollouts lack them too, which SampleArrays fills with NaN itself
+        part.setdefault("root_values", np.full(np.shape(part["values"]), np.nan, dtype=np.float32))
         parts.append(part)
     parts = [p for p in parts if len(p["values"])]
     if not parts:
