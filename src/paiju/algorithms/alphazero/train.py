@@ -243,8 +243,8 @@ def train(
     out = Path(out_dir)
     backend = backend or Backend()
     game, encoder = setup(derive_seed(config.seed, 0))
-    model_meta = getattr(encoder, "model_meta", None)  # what the game's models record (yuxi: card keys)
-    meta = {**(model_meta() if model_meta is not None else {}), **(meta or {})}
+    meta_hook = getattr(encoder, "model_meta", None)  # what the game's models record (yuxi: card keys)
+    meta = {**(meta_hook() if meta_hook is not None else {}), **(meta or {})}
     heuristic_of(setup, game, config.search)  # a mix the setup cannot serve fails now, not in a worker
     net_config = NetConfig.for_encoder(
         encoder,
