@@ -5,6 +5,7 @@ written."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ import torch
 from paiju.algorithms.alphazero import AZNet, NetConfig
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint, save_checkpoint
 from paiju.algorithms.alphazero.selfplay import SearchSettings, Setup
-from paiju.algorithms.alphazero.train import TrainConfig, init_weights, train
+from paiju.algorithms.alphazero.train import ENCODER_SIZES, LAYERS, TrainConfig, init_weights, train
 from paiju.core.errors import ConfigError
 from paiju.core.torch_files import load_payload
 from paiju.games.grid_encoding import connect_four_setup, gomoku_setup
@@ -134,3 +135,11 @@ def test_a_mapping_that_does_not_fit_the_network_is_refused_naming_the_weight(ol
                            + shapes)
     refused(lambda w: w.pop(name), rf"\({re.escape(name)} is missing\)")
     refused(lambda w: w.update(extra=torch.zeros(1)), r"\(extra is not the network's\)")
+
+
+def test_every_layer_size_of_the_network_is_checked() -> None:
+    """LAYERS is every NetConfig field but the encoder's, so a new layer size cannot go unchecked."""
+    names = [f.name for f in dataclasses.fields(NetConfig)]
+    assert set(ENCODER_SIZES) <= set(names) and list(LAYERS) == [n for n in names if n not in ENCODER_SIZES]
+    assert {"channels", "blocks", "hidden", "value_skip"} <= set(LAYERS)
+

@@ -387,10 +387,12 @@ def _model_meta(
             "iteration": row.get("iteration", -1), "metrics": row}
 
 
-LAYERS = ("num_players", "channels", "blocks", "vector_hidden", "hidden", "second_hidden", "value_hidden",
-          "value_skip")
-"""The network sizes a run started from a model (``init``) must share with it: everything but
-the inputs and heads, which are the game's (:func:`init_weights`)."""
+ENCODER_SIZES = ("plane_shape", "vector_size", "first_size", "second_size")
+"""The :class:`NetConfig` fields the game's encoder sets: the inputs and heads."""
+LAYERS = tuple(f.name for f in fields(NetConfig) if f.name not in ENCODER_SIZES)
+"""The network sizes a run started from a model (``init``) must share with it: every
+:class:`NetConfig` field but the inputs and heads, which are the game's (:func:`init_weights`);
+derived, so a layer size added to NetConfig is checked without being listed here."""
 
 
 def init_weights(
