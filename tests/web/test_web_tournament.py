@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from paiju.tournament.director.boards import Board
 from paiju.tournament.director.entry import ResultLine, enter_results
 from paiju.tournament.director.formats import EventFormat
 from paiju.tournament.director.rounds import choose_boards, pair_round, release
+from paiju.tournament.director.seating import RoundTables
 from paiju.tournament.director.standings import compute_standings
 from paiju.tournament.director.store import EventStore
 
@@ -176,6 +178,36 @@ def test_a_table_shows_its_boards_in_the_order_it_plays_them(api: Any, event_pat
     for b, st in zip(view["boards"], own, strict=True):
         assert b["holders"] == {"ABC"[h]: players[p] for h, p in enumerate(st.holders)}
         assert b["status"] == "missing" and b["result"] is None
+
+
+def test_a_table_is_drawn_from_one_reading_of_its_round(
+    api: Any, event_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's view reads the round's tables and its results once each (its statuses and
+    entered results come from the same sheets, so they cannot disagree)."""
+    first, _, _ = seating(event_path, 1)[1]
+    board = first_board(event_path, 1, 1)
+    url = "/api/tournament/rounds/1/tables/1"
+    assert api.post(f"{url}/results", json=entry(board, first, pins(event_path, 1)[1])).status_code == 200
+    reads: Counter[str] = Counter()
+    load, results = RoundTables.load, EventStore.results
+
+    def counted_load(cls: type[RoundTables], store: EventStore, round_no: int) -> RoundTables:
+        reads["tables"] += 1
+        return load(store, round_no)
+
+    def counted_results(store: EventStore, round_no: int | None = None) -> Any:
+        reads["results"] += 1
+        return results(store, round_no)
+
+    monkeypatch.setattr(RoundTables, "load", classmethod(counted_load))
+    monkeypatch.setattr(EventStore, "results", counted_results)
+    view = api.get(url).json()
+    assert reads == {"tables": 1, "results": 1}
+    shown = next(b for b in view["boards"] if b["board"] == board)
+    assert shown["status"] == "pending" and shown["result"]["entered_by"] == f"player {first}"
+    others = [b for b in view["boards"] if b["board"] != board]
+    assert others and all(b["status"] == "missing" and b["result"] is None for b in others)
 
 
 def test_an_unknown_round_or_table_is_a_404_naming_the_path(api: Any) -> None:

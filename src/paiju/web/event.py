@@ -170,10 +170,14 @@ def event_view(store: EventStore) -> dict[str, Any]:
     }
 
 
+def _sheets(store: EventStore, tables: RoundTables) -> list[BoardSheet]:
+    """The round's result sheets, from the tables already read (released rounds only)."""
+    return round_sheets(store, tables.number, tables=tables) if tables.released else []
+
+
 def _statuses(store: EventStore, tables: RoundTables) -> dict[int, dict[int, str]]:
     """Board -> table -> its status on the sheet (confirmed, pending, ...; released rounds only)."""
-    sheets: list[BoardSheet] = round_sheets(store, tables.number) if tables.released else []
-    return {s.board: {t.table_no: t.status for t in s.tables} for s in sheets}
+    return {s.board: {t.table_no: t.status for t in s.tables} for s in _sheets(store, tables)}
 
 
 def _cards(board: Board) -> dict[str, str]:
@@ -235,18 +239,22 @@ def round_view(store: EventStore, round_no: int) -> dict[str, Any]:
 def table_view(store: EventStore, tables: RoundTables, table_no: int) -> dict[str, Any]:
     """One table of a round, as its entry form shows it: the players, and each board in the
     order the table plays them, who holds which hand, and what is entered. ``tables`` is the
-    round's tables as the route read them (once: they hold its seats, boards and movement)."""
+    round's tables as the route read them (once: they hold its seats, boards and movement);
+    each board's status and entered result come from one reading of the round's sheets."""
     round_no = tables.number
     tables.check_table(table_no)
-    statuses = _statuses(store, tables)
-    entered = {r.board: r for r in stored_results(store, round_no) if r.table_no == table_no}
+    lines = {s.board: t for s in _sheets(store, tables) for t in s.tables if t.table_no == table_no}
     seated = tables.tables[table_no]
     codes = [None if pid is None else tables.players[pid].code for pid in seated]
     stages = _table_stages(tables.stages.values(), table_no)
     boards = []
     for st in stages:
         board = tables.boards.get(st.board)
-        result = entered.get(st.board)
+        line = lines.get(st.board)  # none before the round is released
+        status: str = "missing" if tables.released else "not released"
+        result = None
+        if line is not None:
+            status, result = line.status, line.result
         boards.append(
             {
                 "board": st.board,
@@ -254,9 +262,7 @@ def table_view(store: EventStore, tables: RoundTables, table_no: int) -> dict[st
                 "copy": st.copy,
                 "check": None if board is None else board.check,
                 "holders": {HANDS[h]: codes[p] for h, p in enumerate(st.holders)},
-                "status": statuses.get(st.board, {}).get(
-                    table_no, "missing" if tables.released else "not released"
-                ),
+                "status": status,
                 "result": None if result is None else result.as_dict(),
             }
         )

@@ -33,7 +33,8 @@ from paiju.core.errors import ConfigError
 from paiju.tournament.director.entry import ResultLine, confirm_result, enter_results
 from paiju.tournament.director.players import Entry, add_late_entry, withdraw
 from paiju.tournament.director.rounds import choose_boards, pair_round, release
-from paiju.tournament.director.standings import compute_standings, totals_before
+from paiju.tournament.director.seating import RoundTables
+from paiju.tournament.director.standings import compute_standings, round_sheets, totals_before
 from paiju.tournament.director.store import EventStore
 
 
@@ -161,6 +162,14 @@ def test_the_per_board_sheet(make_event: MakeEvent) -> None:
     assert t1.result is not None and t1.result.result.spring == "anti-spring"
     assert [(h.seat_score, h.points) for h in t1.hands] == [(-2.0, 0.0), (1.0, 2.0), (1.0, 2.0)]
     assert [(h.seat_score, h.points) for h in t2.hands] == [(1.0, 2.0), (-0.5, 0.0), (-0.5, 0.0)]
+
+
+def test_a_rounds_sheets_from_tables_already_read_are_the_same(make_event: MakeEvent) -> None:
+    store = six_player_event(make_event)
+    tables = RoundTables.load(store, 2)
+    assert round_sheets(store, 2, tables=tables) == round_sheets(store, 2)
+    with pytest.raises(ValueError, match="round 1 given the tables of round 2"):
+        round_sheets(store, 1, tables=tables)
 
 
 def test_a_missing_result_is_counted_as_missing_and_scores_nothing(make_event: MakeEvent) -> None:

@@ -278,10 +278,18 @@ def _compared(
 
 
 def round_sheets(
-    store: EventStore, round_no: int, adjusted: list[Adjustment] | None = None
+    store: EventStore,
+    round_no: int,
+    adjusted: list[Adjustment] | None = None,
+    *,
+    tables: RoundTables | None = None,
 ) -> list[BoardSheet]:
-    """Round ``round_no``'s per-board result sheets (its released boards; none before)."""
-    tables = RoundTables.load(store, round_no)
+    """Round ``round_no``'s per-board result sheets (its released boards; none before).
+    ``tables``: the round's tables when the caller has read them already (read here if not)."""
+    if tables is None:
+        tables = RoundTables.load(store, round_no)
+    elif tables.number != round_no:
+        raise ValueError(f"round_sheets: round {round_no} given the tables of round {tables.number}")
     if not tables.released:
         return []
     done = [a for a in (adjusted if adjusted is not None else adjustments(store)) if a.round == round_no]
