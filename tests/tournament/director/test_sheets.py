@@ -7,8 +7,11 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from director_helpers import MakeEvent
 
+from paiju.core.records import atomic_write_text
+from paiju.tournament.director import sheets
 from paiju.tournament.director.boards import Board
 from paiju.tournament.director.rounds import choose_boards, pair_round
 from paiju.tournament.director.sheets import FILES, write_round_sheets
@@ -48,13 +51,24 @@ def _check(path: Path) -> Checker:
     return checker
 
 
-def test_the_sheets_of_a_round(make_event: MakeEvent, tmp_path: Path) -> None:
+def test_the_sheets_of_a_round(
+    make_event: MakeEvent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = make_event(players=10, clubs=2)
     pair_round(store, 1, 1, "desk")
     boards = choose_boards(store, 1, 1, "desk", select="random", pool=None)
+    renamed: list[Path] = []
+
+    def recorded(path: Path, text: str) -> None:
+        renamed.append(path)
+        atomic_write_text(path, text)
+
+    monkeypatch.setattr(sheets, "atomic_write_text", recorded)
     written = write_round_sheets(store, 1, tmp_path / "round-1")
     assert [p.name for p in written] == list(FILES)
-    # each page written in one rename: no temporary file left beside them
+    # each page written in one rename (a page open in a browser is never half there), and only
+    # those pages in the folder
+    assert renamed == written
     assert sorted(p.name for p in (tmp_path / "round-1").iterdir()) == sorted(FILES)
     pages = {p.name: _check(p) for p in written}
     for path in written:
