@@ -15,16 +15,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_helpers import make_client
 
+from paiju.tournament.director.adjustments import penalise
 from paiju.tournament.director.boards import Board
 from paiju.tournament.director.entry import ResultLine, enter_results
 from paiju.tournament.director.formats import EventFormat
@@ -476,22 +478,82 @@ def test_no_answer_holds_an_unreleased_boards_cards(api: Any, event_path: Path) 
 
 
 # ---- the director --------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("method", "path"),
-    [
-        ("get", "/api/tournament/director/rounds/1"),
-        ("post", "/api/tournament/director/rounds/2/release"),
-        ("get", "/api/tournament/director/adjustments"),
-        ("get", "/api/tournament/director/log"),
-    ],
-)
-def test_the_directors_routes_need_the_token(api: Any, method: str, path: str) -> None:
-    kwargs: dict[str, Any] = {"json": {}} if method == "post" else {}
-    refused(getattr(api, method)(path, **kwargs), 403, "header.x-director-token")
-    wrong = getattr(api, method)(path, headers={"X-Director-Token": "guess"}, **kwargs)
-    assert "wrong director's token" in refused(wrong, 403, "header.x-director-token")
-    non_ascii = getattr(api, method)(path, headers={"X-Director-Token": "é".encode()}, **kwargs)
+DIRECTOR_PREFIX = "/api/tournament/director"
+TOKEN_FIELD = "header.x-director-token"
+
+
+def _director_routes() -> list[tuple[str, str]]:
+    """(method, path) of every route of the app under the director's prefix, as its OpenAPI
+    schema lists them (a route added there without the token's check is caught below)."""
+    from paiju.web.app import create_app
+
+    with tempfile.TemporaryDirectory() as root:
+        app = create_app(Path(root) / "data", report_dirs=[])
+        try:
+            paths: dict[str, dict[str, Any]] = app.openapi()["paths"]
+        finally:
+            app.state.web.close()
+    return sorted((m.upper(), p) for p, ops in paths.items() if p.startswith(DIRECTOR_PREFIX) for m in ops)
+
+
+DIRECTOR_ROUTES = _director_routes()
+Call = tuple[str, dict[str, Any] | None]
+
+
+def _correction(path: Path) -> Call:
+    board = first_board(path, 1, 1)
+    with EventStore.open(path) as store:  # a correction needs a result to correct
+        enter_results(store, 1, [ResultLine(2, 1, board, True)], "desk")
+    body = {"table": 1, "board": board, "bombs": 0, "result": "lost", "reason": "slip misread"}
+    return f"{DIRECTOR_PREFIX}/rounds/1/corrections", body
+
+
+def _cancellation(path: Path) -> Call:
+    with EventStore.open(path) as store:  # a cancellation needs an adjustment to withdraw
+        made = penalise(store, 1, "01", 1.0, "desk", "late")
+    return f"{DIRECTOR_PREFIX}/adjustments/{made.id}/cancel", {"reason": "he was on time"}
+
+
+DIRECTOR_CALLS: dict[tuple[str, str], Callable[[Path], Call]] = {
+    ("GET", f"{DIRECTOR_PREFIX}/rounds/{{round_no}}"): lambda _: (f"{DIRECTOR_PREFIX}/rounds/1", None),
+    ("POST", f"{DIRECTOR_PREFIX}/rounds/{{round_no}}/release"): lambda _: (
+        f"{DIRECTOR_PREFIX}/rounds/2/release",
+        {},
+    ),
+    ("POST", f"{DIRECTOR_PREFIX}/rounds/{{round_no}}/corrections"): _correction,
+    ("GET", f"{DIRECTOR_PREFIX}/adjustments"): lambda _: (f"{DIRECTOR_PREFIX}/adjustments", None),
+    ("POST", f"{DIRECTOR_PREFIX}/adjustments"): lambda _: (
+        f"{DIRECTOR_PREFIX}/adjustments",
+        {"kind": "penalty", "round": 1, "player": "01", "points": 1, "reason": "late"},
+    ),
+    ("POST", f"{DIRECTOR_PREFIX}/adjustments/{{adjustment_id}}/cancel"): _cancellation,
+    ("GET", f"{DIRECTOR_PREFIX}/log"): lambda _: (f"{DIRECTOR_PREFIX}/log", None),
+}
+"""A minimal valid call of each director's route (the file prepared for it): the director's
+token is all it lacks."""
+
+
+def test_every_directors_route_has_a_call() -> None:
+    assert sorted(DIRECTOR_CALLS) == DIRECTOR_ROUTES
+
+
+@pytest.mark.parametrize(("method", "route"), DIRECTOR_ROUTES)
+def test_the_directors_routes_need_the_token(api: Any, event_path: Path, method: str, route: str) -> None:
+    assert (method, route) in DIRECTOR_CALLS, f"{method} {route}: give it a call in DIRECTOR_CALLS"
+    url, body = DIRECTOR_CALLS[(method, route)](event_path)
+    kwargs: dict[str, Any] = {} if body is None else {"json": body}
+    with EventStore.open(event_path) as store:
+        logged = len(store.audit_log())
+    refused(api.request(method, url, **kwargs), 403, TOKEN_FIELD)
+    wrong = api.request(method, url, headers={"X-Director-Token": "guess"}, **kwargs)
+    assert "wrong director's token" in refused(wrong, 403, TOKEN_FIELD)
+    non_ascii = api.request(method, url, headers={"X-Director-Token": "é".encode()}, **kwargs)
     assert non_ascii.status_code == 403
+    with EventStore.open(event_path) as store:
+        assert len(store.audit_log()) == logged  # refused: nothing changed
+    # the same call with the token is answered: the refusals were the token's
+    done = api.request(method, url, headers=DIRECTOR, **kwargs)
+    assert done.status_code == 200, done.text
 
 
 def test_the_director_releases_a_round(api: Any, event_path: Path) -> None:
