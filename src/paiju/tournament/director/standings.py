@@ -366,14 +366,18 @@ def compute_standings(store: EventStore, after_round: int | None = None) -> Stan
 
 
 def _cut(fmt: EventFormat, rounds: list[RoundInfo], qualifying: list[Standing]) -> list[int]:
-    """The finalists, in qualifying rank order: the top ``final_players`` of the qualifying
-    standings (its tie-breaks decide a tie at the cut) among the players still entered for the
-    final's first round. Once that round is paired, the cut stored with it (a correction to a
-    qualifying result no longer moves it; a finalist who withdraws is not replaced)."""
-    assert fmt.final_after is not None and fmt.final_players is not None
+    """The finalists, in qualifying rank order: once the final's first round is paired, the cut
+    stored with it (a correction to a qualifying result no longer moves it; a finalist who
+    withdraws is not replaced); before, :func:`_qualified`."""
+    assert fmt.final_after is not None
     stored = _stored_cut(fmt.final_after + 1, rounds)
-    if stored is not None:
-        return stored
+    return stored if stored is not None else _qualified(fmt, qualifying)
+
+
+def _qualified(fmt: EventFormat, qualifying: list[Standing]) -> list[int]:
+    """The top ``final_players`` of the qualifying standings (its tie-breaks decide a tie at the
+    cut) among the players still entered for the final's first round, in rank order."""
+    assert fmt.final_after is not None and fmt.final_players is not None
     return [r.player.id for r in qualifying if r.player.plays_in(fmt.final_after + 1)][: fmt.final_players]
 
 
@@ -404,7 +408,7 @@ def finalists(store: EventStore, qualifying: Standings | None = None) -> list[in
     if stored is not None:
         return stored
     table = qualifying if qualifying is not None else compute_standings(store, fmt.final_after)
-    return _cut(fmt, rounds, table.rows)
+    return _qualified(fmt, table.rows)
 
 
 @dataclass(frozen=True)
