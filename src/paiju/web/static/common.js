@@ -27,14 +27,14 @@ const paiju = (() => {
     box.textContent = msg; box.style.display = "block";
   }
 
-  // a refusal's error carries the status and the request field the server names (a form marks
-  // it); ``options``: { method, headers } beyond GET / POST by the body (the director's token)
+  // a GET without a body, a POST with one; a refusal's error carries the status and the request
+  // field the server names (a form marks it); ``options``: { headers } (the director's token)
   let busy = 0;
   async function api(path, body, options) {
-    const { method, headers } = options || {};
+    const { headers } = options || {};
     busy += 1; document.body.dataset.busy = "1";
     try {
-      const opts = { method: method || (body === undefined ? "GET" : "POST"), headers: { ...(headers || {}) }, credentials: "same-origin" };
+      const opts = { method: body === undefined ? "GET" : "POST", headers: { ...(headers || {}) }, credentials: "same-origin" };
       if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
       const res = await fetch(path, opts);
       let data = null;
