@@ -691,7 +691,7 @@ def train_az(
         typer.Option(
             "--encoder", metavar="1|2|2+ids",
             help="The network's input: 1 (cards by id, the shipped models), 2 (cards by their "
-                 "attributes: follows card changes) or 2+ids (both); default: on --resume the run's, "
+                 "attributes: follows card changes) or 2+ids (both); default: a resumed run's own, "
                  "else --init's model's, else 1.",
         ),
     ] = None,
