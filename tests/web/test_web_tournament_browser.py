@@ -259,6 +259,7 @@ def test_the_directors_pages_need_the_token_and_show_the_pins(
     page.click("#adjust button[type=submit]")
     page.wait_for_selector("#adjustments tr[data-adjustment]")
     assert "penalty of 1 in round 1" in page.text_content("#adjustments")
+    idle(page)  # the page reloads the adjustments, then the log: wait for both
     assert "late arrival" in page.text_content("#log")
     # a penalty without points: the form marks the field
     page.select_option("#adjust select[name=kind]", "penalty")
