@@ -142,7 +142,7 @@ def held_out(args: argparse.Namespace) -> dict[str, Any]:
     run = Path(args.data)
     saved = read_config(run)
     cfg = T.DistillConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in saved["config"].items()})
-    samples = T.load_samples(cfg, run, saved["data_job"])  # the run's samples, rebuilt if stale
+    samples = T.load_samples(cfg.data, cfg.hands, run, saved["data_job"])  # rebuilt if stale
     split = T.split(samples, cfg.validation, cfg.test)
     out: dict[str, Any] = {"test_decisions": len(split.test)}
     for model in args.models.split(";"):

@@ -669,6 +669,33 @@ def train_distill_command(
     _print_distill_test(report["best_epoch"], report["test"])
 
 
+@app.command(
+    "finetune-dqn", cls=config_command("paiju.mahjong.finetune_dqn:FineTuneConfig", skip=("data", "out"))
+)
+def finetune_dqn_command(
+    ctx: typer.Context,
+    data: SearchDataOpt,
+    out: RerunOutOpt,
+    json_out: ReportJsonOpt = False,
+) -> None:
+    """Fine-tune a distilled network by Double DQN on a search-data folder's hands (the hand's
+    points as the reward, a large-margin term toward the search's discard), and report it on
+    held-out hands before and after (docs/mahjong-training.md §6). The model plays as
+    expectimax-distill:model=OUT/model.pt."""
+    from paiju.mahjong.finetune_dqn import FineTuneConfig, train
+
+    report = train(FineTuneConfig(data=str(data), out=str(out), **config_values(ctx)))
+    if json_out:
+        print_json(report)
+        return
+    for name in ("test_start", "test"):
+        t = report[name]
+        console.print(
+            f"{'start' if name == 'test_start' else 'fine-tuned'}: played Q against the points RMSE "
+            f"{t['outcome']['rmse']:.1f} (a constant {t['outcome']['mean_rmse']:.1f}), Bellman residual "
+            f"{t['bellman_rmse']:.1f}, top-1 agreement with the search {t['top1']:.3f}", markup=False)
+
+
 def _print_distill_test(best_epoch: int, t: dict[str, Any]) -> None:
     console.print(
         f"best epoch {best_epoch}; test: value RMSE {t['value']['rmse']:.1f} points (analytic leaf "

@@ -116,6 +116,9 @@ class Samples:
     teacher_action: np.ndarray  # (R,) int16
     hand_index: np.ndarray  # (R,) int64: the data's hand
     move: np.ndarray  # (R,) int32: the decision's move in the hand (replay() rebuilds its position)
+    seat: np.ndarray  # (R,) int8: the acting seat
+    score: np.ndarray  # (R,) float32: the acting seat's points for the hand (its return)
+    dealt_in: np.ndarray  # (R,) bool: the action played is a discard an opponent won on
     player: np.ndarray  # (R,) str: who played
     leaf_row: np.ndarray  # (V,) int64: the row of each value sample
     leaf_kind: np.ndarray  # (V,) int8: its discard
@@ -166,6 +169,11 @@ def _row_samples(teacher: ValueExpectimaxAgent, obs: Any, row: dict[str, Any]) -
         tree[k] = (by[k] + cost) / (1 - p)  # charge_deal_in undone (the root's: p0 = c0 = 0)
     melds = tuple(obs.melds[obs.player])
     unseen = tuple(obs.unseen_counts())
+    action = row["action"]
+    # every player takes a win, so a discard deals in exactly when an opponent waits on it unlocked
+    dealt_in = action < NUM_KINDS and any(
+        w and not lock for w, lock in zip(row["opp_waits"][action::NUM_KINDS],
+                                          row["opp_locks"][action::NUM_KINDS], strict=True))
     n = draws_left(obs)
     leaves = []
     for k in kinds:
@@ -176,7 +184,8 @@ def _row_samples(teacher: ValueExpectimaxAgent, obs: Any, row: dict[str, Any]) -
     return {
         "hand": obs.hand, "unseen": unseen, "melds": counts, "n_melds": n_melds, "exposed": exposed,
         "draws": n, "table": D.table_numbers(obs), "shanten_after": D.shanten_after(obs.hand), "risk": risk,
-        "charged": charged, "tree": tree, "action": row["action"], "teacher_action": row["teacher_action"],
+        "charged": charged, "tree": tree, "action": action, "teacher_action": row["teacher_action"],
+        "seat": row["seat"], "score": row["score"], "dealt_in": dealt_in,
         "leaf_kind": kinds, "leaf_shanten": [D.leaf_shanten(lf.hand) for lf in leaves],
         "leaf_analytic": np.asarray(teacher.leaf_evaluator.evaluate(obs, leaves), np.float32),
     }
@@ -192,9 +201,10 @@ def data_samples(folder: str | Path, hands: int = 0) -> Samples:
     hand_rows = con.execute(f"SELECT hand, wall, actions FROM hands {limit} ORDER BY hand").fetchall()
     where = f"phase = {int(Phase.TURN)}" + (f" AND hand < {int(hands)}" if hands > 0 else "")
     decisions = con.execute(
-        f"SELECT hand, move, seat, player, options, \"values\", action, teacher_action FROM decisions "
-        f"WHERE {where} ORDER BY hand, move").fetchall()
-    names = ("hand", "move", "seat", "player", "options", "values", "action", "teacher_action")
+        f"SELECT hand, move, seat, player, options, \"values\", action, teacher_action, score, opp_waits, "
+        f"opp_locks FROM decisions WHERE {where} ORDER BY hand, move").fetchall()
+    names = ("hand", "move", "seat", "player", "options", "values", "action", "teacher_action", "score",
+             "opp_waits", "opp_locks")
     by_hand: dict[int, dict[int, dict[str, Any]]] = {}
     for d in decisions:
         r = dict(zip(names, d, strict=True))
@@ -222,9 +232,11 @@ def data_samples(folder: str | Path, hands: int = 0) -> Samples:
              "exposed": np.float32, "draws": np.float32, "table": np.int64, "shanten_after": np.int8,
              "risk": np.float32,
              "charged": np.float32, "tree": np.float32, "action": np.int16, "teacher_action": np.int16,
-             "hand_index": np.int64, "move": np.int32, "player": np.str_, "leaf_kind": np.int8,
+             "hand_index": np.int64, "move": np.int32, "seat": np.int8, "score": np.float32,
+             "dealt_in": np.bool_, "player": np.str_, "leaf_kind": np.int8,
              "leaf_shanten": np.int8, "leaf_analytic": np.float32}
-    arrays = {k: np.asarray(np.concatenate(v) if k in flat else v, dtype=types[k]) for k, v in cols.items()}
+    arrays: dict[str, np.ndarray] = {
+        k: np.asarray(np.concatenate(v) if k in flat else v, dtype=types[k]) for k, v in cols.items()}
     return Samples(**arrays, leaf_row=np.asarray(leaf_row, np.int64))
 
 
@@ -367,21 +379,21 @@ def check_config(cfg: DistillConfig) -> None:
         raise ConfigError("train-distill: every hidden width must be at least 1")
 
 
-SAMPLES_FORMAT = "mj-distill-samples-1"
+SAMPLES_FORMAT = "mj-distill-samples-2"
 """Changes whenever :class:`Samples` or how they are built does (a kept file is then rebuilt)."""
 
 
-def load_samples(cfg: DistillConfig, out: Path, job: dict[str, Any]) -> Samples:
-    """The samples of ``cfg.data`` (whose job is ``job``), replayed once and kept in
-    ``out/samples.npz`` with what they were built from (another source rebuilds them)."""
+def load_samples(data: str, hands: int, out: Path, job: dict[str, Any]) -> Samples:
+    """The samples of the first ``hands`` hands of ``data`` (0: all; the job ``job``), replayed
+    once and kept in ``out/samples.npz`` with what they were built from (another source
+    rebuilds them)."""
     cache = out / "samples.npz"
-    source = json.dumps({"format": SAMPLES_FORMAT, "data": cfg.data, "hands": cfg.hands, "job": job},
-                        sort_keys=True)
+    source = json.dumps({"format": SAMPLES_FORMAT, "data": data, "hands": hands, "job": job}, sort_keys=True)
     if cache.is_file():
         with np.load(cache, allow_pickle=False) as z:
             if "source" in z.files and str(z["source"]) == source:
                 return Samples(**{f.name: z[f.name] for f in fields(Samples)})
-    samples = data_samples(cfg.data, cfg.hands)
+    samples = data_samples(data, hands)
     tmp = out / "samples.tmp.npz"
     np.savez(tmp, source=np.asarray(source), **asdict(samples))
     tmp.replace(cache)
@@ -414,7 +426,7 @@ def train(cfg: DistillConfig) -> dict[str, Any]:
     state = run.load_checkpoint(CHECKPOINT_FORMAT) if run.has_checkpoint() else None
     run.path.mkdir(parents=True, exist_ok=True)
     run.write_config(command_line(cfg), data_job=job)
-    s = load_samples(cfg, run.path, job)
+    s = load_samples(cfg.data, cfg.hands, run.path, job)
     sp = split(s, cfg.validation, cfg.test)
 
     torch.manual_seed(cfg.seed)
