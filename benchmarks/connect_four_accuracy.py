@@ -395,8 +395,10 @@ class MoveTask:
     """(index in the set, moves in Pons's notation)."""
 
 
-def choose_moves(task: MoveTask) -> list[tuple[int, int, float]]:
-    """``(position index, the agent's column, CPU seconds of the decision)`` for each position."""
+def choose_moves(task: MoveTask) -> list[tuple[int, int, float, int]]:
+    """``(position index, the agent's column, CPU seconds of the decision, simulations)`` for
+    each position; simulations are the search's (``last_result``), 0 for an agent that does
+    not search."""
     out = []
     for index, moves in task.positions:
         state = replay(moves)
@@ -404,21 +406,24 @@ def choose_moves(task: MoveTask) -> list[tuple[int, int, float]]:
         player = state.current_player()
         start = time.process_time()
         column = int(agent.act(state.observation(player), state.legal_actions()))
-        out.append((index, column, time.process_time() - start))
+        cpu = time.process_time() - start
+        result = getattr(agent, "last_result", None)
+        out.append((index, column, cpu, result.simulations if result is not None else 0))
     return out
 
 
 def agent_moves(positions: Sequence[Position], spec: str, seed: int, workers: int = 1,
-                chunk: int = 25) -> list[tuple[int, float]]:
-    """The agent's column and decision CPU seconds in every position, in the set's order."""
+                chunk: int = 25) -> list[tuple[int, float, int]]:
+    """The agent's column, decision CPU seconds and simulations in every position, in the
+    set's order."""
     REGISTRY.resolve(spec)  # a bad spec fails here, not in a worker
     items = [(i, p.moves) for i, p in enumerate(positions)]
     tasks = [MoveTask(spec, seed, tuple(items[k:k + chunk])) for k in range(0, len(items), chunk)]
-    found: dict[int, tuple[int, float]] = {}
+    found: dict[int, tuple[int, float, int]] = {}
 
-    def consume(_k: int, rows: list[tuple[int, int, float]]) -> None:
-        for index, column, cpu in rows:
-            found[index] = (column, cpu)
+    def consume(_k: int, rows: list[tuple[int, int, float, int]]) -> None:
+        for index, column, cpu, simulations in rows:
+            found[index] = (column, cpu, simulations)
 
     run_tasks(choose_moves, tasks, consume, backend=Backend(workers=workers),
               size=lambda t: len(t.positions), label=spec)
@@ -471,13 +476,15 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
         return share
 
     head = ["agent", *[f"{name or kind} (n={pick(first, kind, name)['n']})" for kind, name in columns],
-            "CPU ms/move"]
+            "CPU ms/move", "simulations/move (median)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         shown = [_cell(pick(row["accuracy"], kind, name)) for kind, name in columns]
-        lines.append(f"| `{row['agent']}` | " + " | ".join(shown) + f" | {row['cpu_ms_per_move']:.1f} |")
+        sims = row.get("simulations_per_move", {}).get("median")
+        lines.append(f"| `{row['agent']}` | " + " | ".join(shown) + f" | {row['cpu_ms_per_move']:.1f} | "
+                     + (f"{sims:g} |" if sims is not None else "|"))
     expected = [f"{100 * pick(first, kind, name)['random_expected']:.1f}%" for kind, name in columns]
-    lines.append("| a uniformly random move (expected) | " + " | ".join(expected) + " | |")
+    lines.append("| a uniformly random move (expected) | " + " | ".join(expected) + " | | |")
     return "\n".join(lines)
 
 
@@ -496,10 +503,13 @@ def accuracy_command(args: argparse.Namespace) -> None:
     for spec in args.agent:
         start = time.perf_counter()
         moves = agent_moves(positions, spec, args.seed, args.workers)
-        columns = [m for m, _ in moves]
+        columns = [m for m, _, _ in moves]
         rows.append({
             "agent": spec, "accuracy": accuracy(positions, columns),
-            "cpu_ms_per_move": 1000 * statistics.fmean(cpu for _, cpu in moves), "columns": columns,
+            "cpu_ms_per_move": 1000 * statistics.fmean(cpu for _, cpu, _ in moves),
+            "simulations_per_move": {"median": statistics.median(n for _, _, n in moves),
+                                     "mean": statistics.fmean(n for _, _, n in moves)},
+            "columns": columns,
         })
         if len(rows) > 1:
             rows[-1]["minus_first"] = paired_difference(positions, columns, rows[0]["columns"]).as_dict()

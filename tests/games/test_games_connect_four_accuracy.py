@@ -183,6 +183,9 @@ def test_the_accuracy_command_scores_a_search_that_takes_the_win(
     first = [int(c in ({6}, {1, 3, 5}, {4})[i]) for i, c in enumerate(rows[0]["columns"])]
     assert rows[1]["minus_first"]["value"] == pytest.approx((sum(hits) - sum(first)) / 3)
     assert "| `random` |" in capsys.readouterr().out
+    # the search's simulations are reported (a forced win may end it early), none for random
+    assert 1 <= rows[0]["simulations_per_move"]["median"] <= 100
+    assert rows[1]["simulations_per_move"] == {"median": 0, "mean": 0.0}
 
 
 def test_a_position_that_does_not_fit_its_labels_is_refused(bench: ModuleType, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from paiju.algorithms.alphazero.checkpoint import load_checkpoint
 from paiju.algorithms.alphazero.evaluator import NetworkEvaluator
 from paiju.algorithms.alphazero.net import Encoder
-from paiju.algorithms.mcts import MCTSAgent
+from paiju.algorithms.mcts import MCTSAgent, SearchResult
 from paiju.core.errors import ConfigError
 from paiju.core.protocol import Action, Game
 from paiju.core.rng import SeedLike, as_generator
@@ -89,6 +89,11 @@ class AZAgent:
         )
         budget = f"seconds={seconds:g}" if seconds else f"simulations={simulations}"
         self.name = name or f"az({budget})"
+
+    @property
+    def last_result(self) -> SearchResult | None:
+        """The last search's result, as :class:`MCTSAgent`'s (a forced move searches nothing)."""
+        return self.search.last_result
 
     def act(self, observation: Any, legal_actions: Sequence[Action]) -> Action:
         if len(legal_actions) == 1:
