@@ -81,3 +81,23 @@ def test_the_command_resumes_to_the_uninterrupted_weights(tmp_path: Path) -> Non
     theirs = b.state_dict()
     for name, tensor in a.state_dict().items():
         assert torch.equal(tensor, theirs[name]), name
+
+
+def test_connect_four_ships_its_model_and_gomoku_still_asks_for_one() -> None:
+    from paiju.games.grid_encoding import shipped_model
+
+    game = load_game("connect_four")
+    path = shipped_model(game)
+    assert path is not None and path.is_file() and path.stat().st_size < 5 * 2**20
+    _, meta = load_checkpoint(path)
+    assert (meta["game"], meta["rows"], meta["cols"]) == ("connect_four", 6, 7)
+    command = meta["command"]
+    assert command.startswith("paiju az train --game connect_four") and "--init-data" in command
+    agent = agent_registry(game).make("az:simulations=100", seed=0)  # no model= : the shipped one
+    assert agent.model == str(path)
+    state = game.new_initial_state()
+    for column in (3, 0, 3, 1, 3):  # o to move; x has three stacked in column 3: only 3 blocks
+        state.apply(column)
+    assert agent.act(state.observation(state.current_player()), state.legal_actions()) == 3
+    with pytest.raises(ConfigError, match="give model=PATH"):
+        agent_registry(load_game("gomoku", rows=9, win_length=5)).make("az")

@@ -172,7 +172,8 @@ def board_registry(game: Game, mcts_simulations: int, az: bool = False) -> Agent
         registry.register(
             "az", make_az,
             {"model": "", "simulations": 200, "seconds": 0.0, "c": 2.0, "batch": 8, "threads": 1},
-            "AlphaZero: PUCT guided by a policy/value network (model = a model.pt of paiju az train); "
+            "AlphaZero: PUCT guided by a policy/value network (model = a model.pt of paiju az train; empty: "
+            "the shipped model, connect four's); "
             "seconds > 0: a time budget per move instead of simulations",
             limits={"simulations": (0, 100_000), "seconds": (0.0, 60.0), "c": (0.0, 100.0),
                     "batch": (1, 256), "threads": (0, 64)},

@@ -13,6 +13,7 @@ The ``az`` agent of both games' registries (:func:`az_agent`) and the training s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -133,8 +134,25 @@ def board_setup(name: str, options: dict[str, Any], seed: int) -> tuple[Game, Bo
     return game, az_encoder(game)
 
 
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+SHIPPED_MODELS = {"connect_four": "az-connect-four.pt"}
+"""The model ``az`` plays when no ``model=`` is given, by game (the standard board; its
+config, metrics and command beside it, docs/results/connect-four-recipe.md)."""
+
+
+def shipped_model(game: Game) -> Path | None:
+    """The shipped model of ``game``, or None (gomoku, or a board other than the standard's)."""
+    name = SHIPPED_MODELS.get(game.info.name)
+    if name is None or az_game_id(game) != {"game": game.info.name, "rows": ROWS, "cols": COLUMNS}:
+        return None
+    return MODEL_DIR / name
+
+
 def az_agent(game: Game, seed: SeedLike = None, **params: Any) -> AZAgent:
-    """The ``az`` agent of a board game's registry (:class:`~paiju.algorithms.alphazero.agent.AZAgent`)."""
+    """The ``az`` agent of a board game's registry (:class:`~paiju.algorithms.alphazero.agent.AZAgent`);
+    an empty ``model`` plays the game's shipped model where it has one."""
     from paiju.algorithms.alphazero.agent import AZAgent  # torch only when an agent is built
 
+    if not params.get("model") and (shipped := shipped_model(game)) is not None:
+        params["model"] = str(shipped)
     return AZAgent(game, az_encoder(game), az_game_id(game), seed, **params)
