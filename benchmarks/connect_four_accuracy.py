@@ -480,9 +480,8 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         shown = [_cell(pick(row["accuracy"], kind, name)) for kind, name in columns]
-        sims = row.get("simulations_per_move", {}).get("median")
         lines.append(f"| `{row['agent']}` | " + " | ".join(shown) + f" | {row['cpu_ms_per_move']:.1f} | "
-                     + (f"{sims:g} |" if sims is not None else "|"))
+                     f"{row['simulations_per_move']['median']:g} |")
     expected = [f"{100 * pick(first, kind, name)['random_expected']:.1f}%" for kind, name in columns]
     lines.append("| a uniformly random move (expected) | " + " | ".join(expected) + " | | |")
     return "\n".join(lines)

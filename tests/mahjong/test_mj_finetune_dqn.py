@@ -68,7 +68,7 @@ def test_seat_points_and_deal_ins_agree_with_the_hands_record(data: Path, sample
             assert won_on and samples.score[r] < 0
             later = (samples.hand_index == samples.hand_index[r]) & (samples.move > samples.move[r])
             assert not later.any(), "a discard that dealt in ends the hand"
-    assert samples.dealt_in.dtype == np.bool_
+    assert dealt > 0, "the fixture's hands hold deal-ins (the check above ran)"
 
 
 def test_each_transition_leads_to_the_same_seats_next_turn(samples: T.Samples) -> None:

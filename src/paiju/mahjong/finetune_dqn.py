@@ -115,9 +115,7 @@ def check_config(cfg: FineTuneConfig) -> None:
     if cfg.margin < 0 or cfg.margin_weight < 0:
         raise ConfigError(f"finetune-dqn: margin={cfg.margin} and margin_weight={cfg.margin_weight} must be "
                           ">= 0")
-    if not (0 < cfg.validation < 1 and 0 < cfg.test < 1 and cfg.validation + cfg.test < 1):
-        raise ConfigError(f"finetune-dqn: validation={cfg.validation} and test={cfg.test} must be shares in "
-                          "(0, 1) leaving hands to fit on")
+    T.check_shares("finetune-dqn", cfg.validation, cfg.test)
 
 
 # ---- transitions -------------------------------------------------------------------------------
@@ -200,18 +198,22 @@ def td_targets(online: D.DistillNet, target: D.DistillNet, s: T.Samples, sp: T.S
 def losses(online: D.DistillNet, target: D.DistillNet, s: T.Samples, sp: T.Split, tr: Transitions,
            rows: np.ndarray, cfg: FineTuneConfig) -> tuple[torch.Tensor, torch.Tensor]:
     """The TD loss (Huber, kilo-points) on the transitions of ``rows`` and the large-margin
-    loss (kilo-points) on the rows whose teacher discarded an evaluated discard."""
+    loss (kilo-points) on the rows whose teacher discarded an evaluated discard. The online
+    network values the rows' value samples once, for both."""
+    leaves = T.leaves_of(sp, rows)
+    values = leaf_values(online, s, leaves)
+    at = {int(leaf): i for i, leaf in enumerate(leaves)}
     learn = tr.learns(s, rows)
     td = torch.zeros(())
     if len(learn):
-        v = leaf_values(online, s, tr.played[learn])
+        v = values[torch.tensor([at[int(leaf)] for leaf in tr.played[learn]], dtype=torch.long)]
         y = td_targets(online, target, s, sp, tr, learn, cfg.algorithm == "ddqn")
         td = F.smooth_l1_loss(v / D.SCALE, y / D.SCALE)
     margin = torch.zeros(())
-    taught = rows[tr.teacher[rows] != NONE]
+    taught = np.flatnonzero(tr.teacher[rows] != NONE)
     if cfg.margin_weight > 0 and len(taught):
-        q = q_table(s, sp, taught, leaf_values(online, s, T.leaves_of(sp, taught))) / D.SCALE
-        t = torch.from_numpy(s.teacher_action[taught].astype(np.int64))[:, None]
+        q = q_table(s, sp, rows, values)[torch.from_numpy(taught)] / D.SCALE
+        t = torch.from_numpy(s.teacher_action[rows[taught]].astype(np.int64))[:, None]
         bonus = torch.full_like(q, cfg.margin / D.SCALE).scatter(1, t, 0.0)
         margin = ((q + bonus).max(dim=1).values - q.gather(1, t).squeeze(1)).mean()
     return td, margin
@@ -279,7 +281,6 @@ def train(cfg: FineTuneConfig) -> dict[str, Any]:
     online = copy.deepcopy(start.net).train()
     target = copy.deepcopy(start.net).eval()
     opt = torch.optim.Adam(online.value.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    torch.manual_seed(cfg.seed)
     metrics: list[dict[str, Any]]
     if state is None:
         metrics = [{"epoch": -1, "validation": measures(start.net, s, sp, tr, sp.validation, double)}]

@@ -372,11 +372,16 @@ def _agreement(s: Samples, sp: Split, rows: np.ndarray, scores: np.ndarray) -> d
 def check_config(cfg: DistillConfig) -> None:
     if cfg.epochs < 1 or cfg.batch < 1 or cfg.hands < 0 or cfg.threads < 0:
         raise ConfigError("train-distill: epochs and batch must be at least 1, hands and threads at least 0")
-    if not (0 < cfg.validation < 1 and 0 < cfg.test < 1 and cfg.validation + cfg.test < 1):
-        raise ConfigError(f"train-distill: validation={cfg.validation} and test={cfg.test} must be shares "
-                          "in (0, 1) leaving hands to fit on")
+    check_shares("train-distill", cfg.validation, cfg.test)
     if not cfg.value_hidden or not cfg.order_hidden or min(cfg.value_hidden + cfg.order_hidden) < 1:
         raise ConfigError("train-distill: every hidden width must be at least 1")
+
+
+def check_shares(prog: str, validation: float, test: float) -> None:
+    """Refuse held-out shares of the hands that are not in (0, 1) or leave none to fit on."""
+    if not (0 < validation < 1 and 0 < test < 1 and validation + test < 1):
+        raise ConfigError(f"{prog}: validation={validation} and test={test} must be shares in (0, 1) "
+                          "leaving hands to fit on")
 
 
 SAMPLES_FORMAT = "mj-distill-samples-2"
@@ -531,6 +536,7 @@ __all__ = [
     "Split",
     "advantage_errors",
     "advantage_rows",
+    "check_shares",
     "command_line",
     "data_samples",
     "keep_count",
